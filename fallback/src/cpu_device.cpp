@@ -1,0 +1,96 @@
+// The CPU device (WARP's role in C++ AMP) and its test double with separate memory.
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <hipamp/exceptions.hpp>
+#include <hipamp/fallback/simple_executor.hpp>
+
+#include "../../lib/device_registry.hpp"
+#include "../../lib/host_memory.hpp"
+
+namespace hipamp::detail {
+namespace {
+
+// CPU work runs synchronously, so a CPU queue's events are complete when recorded.
+class cpu_queue final : public queue_impl {
+ public:
+  cpu_queue(device_impl& device, queuing_mode mode) : device_(device), mode_(mode) {}
+  device_impl& device() const noexcept override { return device_; }
+  queuing_mode mode() const noexcept override { return mode_; }
+  void copy_host_to_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_device_to_host(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_device_to_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memmove(dst, src, bytes);
+  }
+  void wait_for(const event_ptr& event) override { event->wait(); }
+  event_ptr record() override { return ready_event(); }
+  void flush() override {}
+  void wait() override {}
+  void* native_handle() const noexcept override { return nullptr; }
+
+ private:
+  device_impl& device_;
+  queuing_mode mode_;
+};
+
+class cpu_device final : public device_impl, public std::enable_shared_from_this<cpu_device> {
+ public:
+  cpu_device(device_kind kind, device_properties props) : kind_(kind), props_(std::move(props)) {}
+  device_kind kind() const noexcept override { return kind_; }
+  const device_properties& properties() const noexcept override { return props_; }
+  void* allocate(std::size_t bytes) override { return allocate_host(bytes).release(); }
+  void deallocate(void* ptr) noexcept override { aligned_free{}(ptr); }
+  std::shared_ptr<queue_impl> create_queue(queuing_mode mode) override {
+    return std::make_shared<cpu_queue>(*this, mode);
+  }
+  std::shared_ptr<queue_impl> default_queue() override {
+    std::call_once(default_once_, [this] { default_ = create_queue(queuing_mode_automatic); });
+    return default_;
+  }
+
+ private:
+  device_kind kind_;
+  device_properties props_;
+  std::once_flag default_once_;
+  std::shared_ptr<queue_impl> default_;
+};
+
+device_properties cpu_properties() {
+  device_properties p;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  p.description = L"hipamp CPU device (OpenMP + SIMD, " + std::to_wstring(fallback::thread_count()) +
+                  L" threads on " + std::to_wstring(cores) + L" cores)";
+  p.device_path = L"cpu";
+  p.version = (HIPAMP_VERSION_MAJOR << 16) | HIPAMP_VERSION_MINOR;
+  p.dedicated_memory_kb = 0;
+  p.supports_double_precision = true;
+  p.supports_limited_double_precision = true;
+  p.is_emulated = true;
+  p.supports_cpu_shared_memory = true;
+  p.max_tile_size = 1024;
+  return p;
+}
+
+}  // namespace
+
+std::shared_ptr<device_impl> make_cpu_device() {
+  return std::make_shared<cpu_device>(device_kind::cpu, cpu_properties());
+}
+
+std::shared_ptr<device_impl> make_discrete_emulator_device() {
+  device_properties p = cpu_properties();
+  p.description = L"hipamp emulated discrete device (CPU execution, separate memory)";
+  p.device_path = L"cpu-discrete";
+  p.supports_cpu_shared_memory = false;
+  return std::make_shared<cpu_device>(device_kind::discrete_emulator, std::move(p));
+}
+
+}  // namespace hipamp::detail

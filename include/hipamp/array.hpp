@@ -1,0 +1,192 @@
+// array<T, N>: a container that owns its storage on one accelerator_view (C++ AMP 1.2,
+// chapter 5.1). Copying an array copies its data. Kernels on a GPU reach an array through
+// an array_view of it; capturing an array by reference works on the CPU device only.
+#pragma once
+
+#include <iterator>
+#include <vector>
+
+#include <hipamp/array_view.hpp>
+
+namespace hipamp {
+
+template <class T, int N>
+class array {
+  static_assert(!std::is_const<T>::value, "hipamp: array elements cannot be const");
+  template <class, int>
+  friend class array_view;
+
+ public:
+  static constexpr int rank = N;
+  using value_type = T;
+
+  hipamp::extent<N> extent;
+
+  explicit array(const hipamp::extent<N>& ext) : array(ext, accelerator().get_default_view()) {}
+  template <int M = N, typename = std::enable_if_t<M == 1>>
+  explicit array(int e0) : array(hipamp::extent<1>(e0)) {}
+  template <int M = N, typename = std::enable_if_t<M == 2>>
+  array(int e0, int e1) : array(hipamp::extent<2>(e0, e1)) {}
+  template <int M = N, typename = std::enable_if_t<M == 3>>
+  array(int e0, int e1, int e2) : array(hipamp::extent<3>(e0, e1, e2)) {}
+
+  array(const hipamp::extent<N>& ext, const accelerator_view& av)
+      : extent(ext), view_(make_storage(ext, av)), av_(av) {}
+  template <int M = N, typename = std::enable_if_t<M == 1>>
+  array(int e0, const accelerator_view& av) : array(hipamp::extent<1>(e0), av) {}
+  template <int M = N, typename = std::enable_if_t<M == 2>>
+  array(int e0, int e1, const accelerator_view& av) : array(hipamp::extent<2>(e0, e1), av) {}
+  template <int M = N, typename = std::enable_if_t<M == 3>>
+  array(int e0, int e1, int e2, const accelerator_view& av)
+      : array(hipamp::extent<3>(e0, e1, e2), av) {}
+  // Staging arrays of C++ AMP: hipamp places the array on `av` and ignores the association.
+  array(const hipamp::extent<N>& ext, const accelerator_view& av, const accelerator_view& /*associated*/)
+      : array(ext, av) {}
+
+  // Filled from an iterator range holding at least ext.size() elements.
+  template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
+  array(const hipamp::extent<N>& ext, InputIt first, InputIt last)
+      : array(ext, first, last, accelerator().get_default_view()) {}
+  template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
+  array(const hipamp::extent<N>& ext, InputIt first, InputIt last, const accelerator_view& av)
+      : array(ext, av) {
+    fill_from(first, last);
+  }
+  template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
+  array(const hipamp::extent<N>& ext, InputIt first)
+      : array(ext, first, accelerator().get_default_view()) {}
+  template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
+  array(const hipamp::extent<N>& ext, InputIt first, const accelerator_view& av) : array(ext, av) {
+    fill_from(first, std::next(first, static_cast<std::ptrdiff_t>(detail::element_count(ext))));
+  }
+  template <class InputIt, int M = N, typename = std::enable_if_t<M == 1>,
+            typename = typename std::iterator_traits<InputIt>::iterator_category>
+  array(int e0, InputIt first, InputIt last) : array(hipamp::extent<1>(e0), first, last) {}
+  template <class InputIt, int M = N, typename = std::enable_if_t<M == 2>,
+            typename = typename std::iterator_traits<InputIt>::iterator_category>
+  array(int e0, int e1, InputIt first, InputIt last) : array(hipamp::extent<2>(e0, e1), first, last) {}
+
+  // A copy of a view's data, on `av`.
+  explicit array(const array_view<const T, N>& source)
+      : array(source, accelerator().get_default_view()) {}
+  array(const array_view<const T, N>& source, const accelerator_view& av) : array(source.extent, av) {
+    source.copy_to(view_);
+  }
+
+  // Deep copy, on the same accelerator_view.
+  array(const array& other) : array(other.extent, other.av_) {
+    if (detail::launch_scope::current() != nullptr) {
+      throw runtime_exception(
+          "hipamp: an array was captured by value in a kernel; capture it through an array_view "
+          "(or by reference, on the CPU device only), as C++ AMP requires");
+    }
+    other.view_.copy_to(view_);
+  }
+  array(array&& other) noexcept = default;
+  array& operator=(const array& other) {
+    if (this != &other) {
+      array copy(other);
+      *this = std::move(copy);
+    }
+    return *this;
+  }
+  array& operator=(array&& other) noexcept = default;
+  array& operator=(const array_view<const T, N>& source) {
+    array copy(source, av_);
+    return *this = std::move(copy);
+  }
+  ~array() = default;
+
+  hipamp::extent<N> get_extent() const noexcept { return extent; }
+  accelerator_view get_accelerator_view() const { return av_; }
+  accelerator_view get_associated_accelerator_view() const { return av_; }
+  access_type get_cpu_access_type() const noexcept {
+    return av_.runs_on_cpu() ? access_type_read_write : access_type_none;
+  }
+
+  // Host access copies the array's data to the host first if it lives on a GPU.
+  T& operator[](const index<N>& idx) { return view_[idx]; }
+  const T& operator[](const index<N>& idx) const { return const_view()[idx]; }
+  T& operator()(const index<N>& idx) { return view_(idx); }
+  const T& operator()(const index<N>& idx) const { return const_view()(idx); }
+  template <int M = N, typename = std::enable_if_t<M == 1>>
+  T& operator()(int i0) { return view_(i0); }
+  template <int M = N, typename = std::enable_if_t<M == 2>>
+  T& operator()(int i0, int i1) { return view_(i0, i1); }
+  template <int M = N, typename = std::enable_if_t<M == 3>>
+  T& operator()(int i0, int i1, int i2) { return view_(i0, i1, i2); }
+  template <int M = N>
+  std::enable_if_t<M == 1, T&> operator[](int i) { return view_[i]; }
+  template <int M = N>
+  std::enable_if_t<M == 1, const T&> operator[](int i) const { return const_view()[i]; }
+  template <int M = N>
+  std::enable_if_t<(M > 1), array_view<T, N - 1>> operator[](int i) { return view_[i]; }
+  template <int M = N>
+  std::enable_if_t<(M > 1), array_view<const T, N - 1>> operator[](int i) const {
+    return const_view()[i];
+  }
+
+  T* data() { return view_.data(); }
+  const T* data() const { return const_view().data(); }
+
+  array_view<T, N> section(const index<N>& origin, const hipamp::extent<N>& ext) {
+    return view_.section(origin, ext);
+  }
+  array_view<const T, N> section(const index<N>& origin, const hipamp::extent<N>& ext) const {
+    return const_view().section(origin, ext);
+  }
+  array_view<T, N> section(const index<N>& origin) { return view_.section(origin); }
+  array_view<T, N> section(const hipamp::extent<N>& ext) { return view_.section(ext); }
+  template <int K>
+  array_view<T, K> view_as(const hipamp::extent<K>& ext) {
+    return view_.template view_as<K>(ext);
+  }
+  template <int K>
+  array_view<const T, K> view_as(const hipamp::extent<K>& ext) const {
+    return const_view().template view_as<K>(ext);
+  }
+  template <class U>
+  array_view<U, 1> reinterpret_as() {
+    return view_.template view_as<1>(hipamp::extent<1>(static_cast<int>(extent.size())))
+        .template reinterpret_as<U>();
+  }
+
+  void copy_to(array& dest) const { const_view().copy_to(dest.view_); }
+  void copy_to(const array_view<T, N>& dest) const { const_view().copy_to(dest); }
+
+  operator std::vector<T>() const {  // NOLINT: implicit as in C++ AMP 1.2
+    array_view<const T, N> v = const_view();
+    v.synchronize();
+    const T* p = v.data();
+    return std::vector<T>(p, p + detail::element_count(extent));
+  }
+
+ private:
+  static array_view<T, N> make_storage(const hipamp::extent<N>& ext, const accelerator_view& av) {
+    detail::check_positive_extent(ext, "array");
+    array_view<T, N> v;
+    v.extent = ext;
+    v.src_ = detail::source_ref(
+        detail::data_source::create_owned(av.queue_ptr(), detail::element_count(ext) * sizeof(T)));
+    v.init_dense(0);
+    return v;
+  }
+  template <class InputIt>
+  void fill_from(InputIt first, InputIt last) {
+    const auto available = std::distance(first, last);
+    if (available < static_cast<std::ptrdiff_t>(detail::element_count(extent))) {
+      throw runtime_exception("hipamp: array of extent " + detail::to_string(extent) + " needs " +
+                              std::to_string(detail::element_count(extent)) +
+                              " elements but the iterator range holds " + std::to_string(available));
+    }
+    view_.discard_data();
+    T* host = view_.data();
+    for (std::size_t i = 0, n = detail::element_count(extent); i < n; ++i, ++first) host[i] = *first;
+  }
+  array_view<const T, N> const_view() const { return view_; }
+
+  array_view<T, N> view_;
+  accelerator_view av_;
+};
+
+}  // namespace hipamp

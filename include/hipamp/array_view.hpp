@@ -1,0 +1,467 @@
+// array_view<T, N>: a view of data that lives anywhere (a host container, a raw pointer, an
+// array, or nothing yet) and moves lazily to where it is used (C++ AMP 1.2, chapter 5.2).
+// array_view<const T, N> is read-only and never copied back.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <future>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <hipamp/accelerator.hpp>
+#include <hipamp/completion_future.hpp>
+#include <hipamp/config.hpp>
+#include <hipamp/detail/data_source.hpp>
+#include <hipamp/detail/launch_scope.hpp>
+#include <hipamp/exceptions.hpp>
+#include <hipamp/extent.hpp>
+#include <hipamp/index.hpp>
+
+namespace hipamp {
+
+template <class T, int N = 1>
+class array;
+template <class T, int N = 1>
+class array_view;
+
+namespace detail {
+
+template <class Container, class = void>
+struct is_container : std::false_type {};
+template <class Container>
+struct is_container<Container, std::void_t<decltype(std::declval<Container&>().data()),
+                                           decltype(std::declval<Container&>().size())>>
+    : std::true_type {};
+
+template <int N>
+void check_positive_extent(const extent<N>& e, const char* what) {
+  for (int d = 0; d < N; ++d) {
+    if (e[d] <= 0) {
+      throw runtime_exception(std::string("hipamp: ") + what + " extent " + to_string(e) +
+                              " has a component <= 0; every dimension must be positive");
+    }
+  }
+  if (element_count(e) > 0xFFFFFFFFull) {
+    throw runtime_exception(std::string("hipamp: ") + what + " extent " + to_string(e) +
+                            " holds more than 2^32 - 1 elements, the most C++ AMP can index");
+  }
+}
+
+// Creates the geometry fields every view needs; one place for all constructors.
+struct view_access;
+
+}  // namespace detail
+
+template <class T, int N>
+class array_view {
+  static_assert(N > 0, "hipamp: array_view rank must be at least 1");
+  static_assert(std::is_trivially_copyable<T>::value,
+                "hipamp: array_view elements must be trivially copyable (they move by memcpy)");
+  using nonconst_type = std::remove_const_t<T>;
+  static constexpr bool read_only = std::is_const<T>::value;
+  template <class, int>
+  friend class array_view;
+  template <class, int>
+  friend class array;
+  friend struct detail::view_access;
+
+ public:
+  static constexpr int rank = N;
+  using value_type = T;
+  using reference = T&;
+
+  // C++ AMP reads the shape as a property (`av.extent`); treat it as read-only.
+  hipamp::extent<N> extent;
+
+  // ---- construction ---------------------------------------------------------------------
+
+  // Over a container with data() and size() (std::vector, std::array, ...).
+  template <class Container, typename = std::enable_if_t<detail::is_container<Container>::value>>
+  array_view(const hipamp::extent<N>& ext, Container& source)
+      : array_view(ext, checked_data(source, ext)) {}
+  template <class Container, int M = N,
+            typename = std::enable_if_t<M == 1 && detail::is_container<Container>::value>>
+  array_view(int e0, Container& source) : array_view(hipamp::extent<1>(e0), source) {}
+  template <class Container, int M = N,
+            typename = std::enable_if_t<M == 2 && detail::is_container<Container>::value>>
+  array_view(int e0, int e1, Container& source) : array_view(hipamp::extent<2>(e0, e1), source) {}
+  template <class Container, int M = N,
+            typename = std::enable_if_t<M == 3 && detail::is_container<Container>::value>>
+  array_view(int e0, int e1, int e2, Container& source)
+      : array_view(hipamp::extent<3>(e0, e1, e2), source) {}
+  // A rank-1 view of a whole container.
+  template <class Container, int M = N,
+            typename = std::enable_if_t<M == 1 && detail::is_container<Container>::value>>
+  explicit array_view(Container& source)
+      : array_view(hipamp::extent<1>(static_cast<int>(source.size())), source) {}
+
+  // Over raw memory holding at least ext.size() elements.
+  array_view(const hipamp::extent<N>& ext, T* source) : extent(ext) {
+    detail::check_positive_extent(ext, "array_view");
+    if (source == nullptr) throw runtime_exception("hipamp: array_view over a null pointer");
+    std::size_t offset_bytes = 0;
+    const std::size_t bytes = detail::element_count(ext) * sizeof(T);
+    src_ = detail::source_ref(detail::data_source::create_over_host(
+        const_cast<nonconst_type*>(source), bytes, offset_bytes));
+    init_dense(offset_bytes / sizeof(T));
+    data_ = source;
+  }
+  template <int M = N, typename = std::enable_if_t<M == 1>>
+  array_view(int e0, T* source) : array_view(hipamp::extent<1>(e0), source) {}
+  template <int M = N, typename = std::enable_if_t<M == 2>>
+  array_view(int e0, int e1, T* source) : array_view(hipamp::extent<2>(e0, e1), source) {}
+  template <int M = N, typename = std::enable_if_t<M == 3>>
+  array_view(int e0, int e1, int e2, T* source) : array_view(hipamp::extent<3>(e0, e1, e2), source) {}
+
+  // With no data source: storage appears where the view is first used.
+  explicit array_view(const hipamp::extent<N>& ext) : extent(ext) {
+    static_assert(!read_only, "hipamp: a read-only view needs a data source");
+    detail::check_positive_extent(ext, "array_view");
+    src_ = detail::source_ref(
+        detail::data_source::create_owned(nullptr, detail::element_count(ext) * sizeof(T)));
+    init_dense(0);
+  }
+  template <int M = N, typename = std::enable_if_t<M == 1>>
+  explicit array_view(int e0) : array_view(hipamp::extent<1>(e0)) {}
+  template <int M = N, typename = std::enable_if_t<M == 2>>
+  explicit array_view(int e0, int e1) : array_view(hipamp::extent<2>(e0, e1)) {}
+  template <int M = N, typename = std::enable_if_t<M == 3>>
+  explicit array_view(int e0, int e1, int e2) : array_view(hipamp::extent<3>(e0, e1, e2)) {}
+
+  // Over an array (array_view<const T> binds to a const array).
+  template <class A, typename = std::enable_if_t<std::is_same<std::remove_const_t<A>,
+                                                              array<nonconst_type, N>>::value &&
+                                                 (read_only || !std::is_const<A>::value)>>
+  array_view(A& source) : array_view(source.view_) {}  // NOLINT: implicit as in C++ AMP
+
+  // Read-only view of a writable one.
+  template <class U, typename = std::enable_if_t<read_only && std::is_same<U, nonconst_type>::value>>
+  HIPAMP_HOST_DEVICE array_view(const array_view<U, N>& other)  // NOLINT: implicit as in C++ AMP
+      : extent(other.extent),
+        data_(other.data_),
+        offset_(other.offset_),
+        src_(other.src_),
+        bound_(other.bound_),
+        seen_epoch_(other.seen_epoch_) {
+    for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
+    capture_if_launching();
+  }
+
+  // Copies share the source. Inside parallel_for_each the copy reports itself to the launch.
+  HIPAMP_HOST_DEVICE array_view(const array_view& other)
+      : extent(other.extent),
+        data_(other.data_),
+        offset_(other.offset_),
+        src_(other.src_),
+        bound_(other.bound_),
+        seen_epoch_(other.seen_epoch_) {
+    for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
+    capture_if_launching();
+  }
+  HIPAMP_HOST_DEVICE array_view& operator=(const array_view& other) {
+    extent = other.extent;
+    data_ = other.data_;
+    offset_ = other.offset_;
+    src_ = other.src_;
+    bound_ = other.bound_;
+    seen_epoch_ = other.seen_epoch_;
+    for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
+    return *this;
+  }
+  HIPAMP_HOST_DEVICE ~array_view() = default;
+
+  // ---- shape and placement ----------------------------------------------------------------
+
+  HIPAMP_HOST_DEVICE hipamp::extent<N> get_extent() const noexcept { return extent; }
+  accelerator_view get_source_accelerator_view() const {
+    if (src_->home_queue()) return accelerator_view(src_->home_queue());
+    return accelerator(accelerator::cpu_accelerator).get_default_view();
+  }
+
+  // ---- element access (host access synchronises first) -----------------------------------
+
+  HIPAMP_HOST_DEVICE T& operator[](const index<N>& idx) const { return element(idx); }
+  HIPAMP_HOST_DEVICE T& operator()(const index<N>& idx) const { return element(idx); }
+  HIPAMP_HOST_DEVICE T& get_ref(const index<N>& idx) const { return element(idx); }
+  template <int M = N, typename = std::enable_if_t<M == 1>>
+  HIPAMP_HOST_DEVICE T& operator()(int i0) const {
+    return element(index<1>(i0));
+  }
+  template <int M = N, typename = std::enable_if_t<M == 2>>
+  HIPAMP_HOST_DEVICE T& operator()(int i0, int i1) const {
+    return element(index<2>(i0, i1));
+  }
+  template <int M = N, typename = std::enable_if_t<M == 3>>
+  HIPAMP_HOST_DEVICE T& operator()(int i0, int i1, int i2) const {
+    return element(index<3>(i0, i1, i2));
+  }
+  // Rank 1: the element. Rank > 1: the (N-1)-dimensional slice at i (a projection).
+  template <int M = N>
+  HIPAMP_HOST_DEVICE std::enable_if_t<M == 1, T&> operator[](int i) const {
+    return element(index<1>(i));
+  }
+  template <int M = N>
+  HIPAMP_HOST_DEVICE std::enable_if_t<(M > 1), array_view<T, N - 1>> operator[](int i) const {
+    return project(i);
+  }
+  template <int M = N>
+  HIPAMP_HOST_DEVICE std::enable_if_t<(M > 1), array_view<T, N - 1>> operator()(int i) const {
+    return project(i);
+  }
+
+  // Host pointer to the first element; the view must be dense (not a strided section).
+  T* data() const {
+    if (!is_contiguous()) {
+      throw runtime_exception("hipamp: data() needs a contiguous view; this section of extent " +
+                              detail::to_string(extent) + " is strided");
+    }
+    host_check();
+    return data_;
+  }
+
+  // ---- sub-views --------------------------------------------------------------------------
+
+  array_view section(const index<N>& origin, const hipamp::extent<N>& ext) const {
+    for (int d = 0; d < N; ++d) {
+      if (origin[d] < 0 || ext[d] <= 0 || origin[d] + ext[d] > extent[d]) {
+        throw runtime_exception("hipamp: section at " + detail::to_string(origin) + " of extent " +
+                                detail::to_string(ext) + " does not fit in a view of extent " +
+                                detail::to_string(extent));
+      }
+    }
+    array_view out(*this, no_capture{});
+    out.extent = ext;
+    std::ptrdiff_t shift = 0;
+    for (int d = 0; d < N; ++d) shift += static_cast<std::ptrdiff_t>(origin[d]) * stride_[d];
+    out.offset_ = offset_ + static_cast<std::size_t>(shift);
+    if (out.data_ != nullptr) out.data_ += shift;
+    return out;
+  }
+  array_view section(const index<N>& origin) const { return section(origin, extent - origin); }
+  array_view section(const hipamp::extent<N>& ext) const { return section(index<N>(), ext); }
+  template <int M = N, typename = std::enable_if_t<M == 1>>
+  array_view section(int i0, int e0) const {
+    return section(index<1>(i0), hipamp::extent<1>(e0));
+  }
+  template <int M = N, typename = std::enable_if_t<M == 2>>
+  array_view section(int i0, int i1, int e0, int e1) const {
+    return section(index<2>(i0, i1), hipamp::extent<2>(e0, e1));
+  }
+  template <int M = N, typename = std::enable_if_t<M == 3>>
+  array_view section(int i0, int i1, int i2, int e0, int e1, int e2) const {
+    return section(index<3>(i0, i1, i2), hipamp::extent<3>(e0, e1, e2));
+  }
+
+  // The same elements under another shape of equal size; the view must be contiguous.
+  template <int K>
+  array_view<T, K> view_as(const hipamp::extent<K>& ext) const {
+    if (!is_contiguous()) {
+      throw runtime_exception("hipamp: view_as needs a contiguous view; this one of extent " +
+                              detail::to_string(extent) + " is strided");
+    }
+    if (detail::element_count(ext) != detail::element_count(extent)) {
+      throw runtime_exception("hipamp: view_as " + detail::to_string(ext) + " holds " +
+                              std::to_string(detail::element_count(ext)) + " elements but the view " +
+                              detail::to_string(extent) + " holds " +
+                              std::to_string(detail::element_count(extent)));
+    }
+    detail::check_positive_extent(ext, "view_as");
+    array_view<T, K> out;
+    out.extent = ext;
+    out.data_ = data_;
+    out.offset_ = offset_;
+    out.src_ = src_;
+    out.bound_ = bound_;
+    out.seen_epoch_ = seen_epoch_;
+    out.init_strides();
+    return out;
+  }
+
+  // The bytes of a rank-1 view as elements of another type.
+  template <class U, int M = N, typename = std::enable_if_t<M == 1>>
+  array_view<U, 1> reinterpret_as() const {
+    static_assert(std::is_const<U>::value || !read_only,
+                  "hipamp: reinterpret_as cannot drop const");
+    const std::size_t bytes = detail::element_count(extent) * sizeof(T);
+    const std::size_t offset_bytes = offset_ * sizeof(T);
+    if (bytes % sizeof(U) != 0 || offset_bytes % sizeof(U) != 0) {
+      throw runtime_exception("hipamp: reinterpret_as: " + std::to_string(bytes) +
+                              " bytes at byte offset " + std::to_string(offset_bytes) +
+                              " are not a whole number of " + std::to_string(sizeof(U)) +
+                              "-byte elements");
+    }
+    array_view<U, 1> out;
+    out.extent = hipamp::extent<1>(static_cast<int>(bytes / sizeof(U)));
+    out.data_ = reinterpret_cast<U*>(data_);
+    out.offset_ = offset_bytes / sizeof(U);
+    out.src_ = src_;
+    out.bound_ = bound_;
+    out.seen_epoch_ = seen_epoch_;
+    out.init_strides();
+    return out;
+  }
+
+  // ---- coherence ----------------------------------------------------------------------------
+
+  // Makes the host copy current (for const views and writable ones alike).
+  void synchronize() const { (void)src_->acquire_host(where(), false); }
+  completion_future synchronize_async() const {
+    array_view self = *this;
+    return completion_future(std::async(std::launch::async, [self] { self.synchronize(); }).share());
+  }
+  // Makes the data current on `target` without a kernel.
+  void synchronize_to(const accelerator_view& target) const {
+    detail::launch_scope scope(target.queue());
+    scope.close();
+    (void)src_->acquire_for_kernel(target.queue(), where(), false);
+    target.queue().wait();
+  }
+  completion_future synchronize_to_async(const accelerator_view& target) const {
+    array_view self = *this;
+    return completion_future(
+        std::async(std::launch::async, [self, target] { self.synchronize_to(target); }).share());
+  }
+  // The host memory changed behind the view: cached device copies are stale.
+  void refresh() const { src_->refresh(where()); }
+  // The current contents are not needed: the next use copies nothing in.
+  void discard_data() const {
+    static_assert(!read_only, "hipamp: discard_data on a read-only view would lose data");
+    src_->discard(where());
+  }
+
+  // ---- copies -------------------------------------------------------------------------------
+
+  void copy_to(const array_view<nonconst_type, N>& dest) const;
+  void copy_to(array<nonconst_type, N>& dest) const;
+
+  // ---- hipamp extensions ----------------------------------------------------------------------
+
+  HIPAMP_HOST_DEVICE bool is_contiguous() const noexcept {
+    std::ptrdiff_t expected = 1;
+    for (int d = N - 1; d >= 0; --d) {
+      if (extent[d] > 1 && stride_[d] != expected) return false;
+      expected *= extent[d];
+    }
+    return true;
+  }
+  // Where the view lies in its source (what the coherence directory tracks).
+  detail::footprint where() const {
+    detail::footprint fp;
+    fp.element_size = sizeof(T);
+    fp.offset = offset_;
+    fp.extent.assign(N, 0);
+    fp.stride.assign(N, 0);
+    for (int d = 0; d < N; ++d) {
+      fp.extent[d] = extent[d];
+      fp.stride[d] = stride_[d];
+    }
+    return fp;
+  }
+
+ private:
+  struct no_capture {};
+  array_view() = default;
+  // A copy that never reports to a launch (sub-views made by the library itself).
+  HIPAMP_HOST_DEVICE array_view(const array_view& other, no_capture)
+      : extent(other.extent),
+        data_(other.data_),
+        offset_(other.offset_),
+        src_(other.src_),
+        bound_(other.bound_),
+        seen_epoch_(other.seen_epoch_) {
+    for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
+  }
+
+  template <class Container>
+  static T* checked_data(Container& source, const hipamp::extent<N>& ext) {
+    using element = std::remove_pointer_t<decltype(source.data())>;
+    static_assert(std::is_same<std::remove_const_t<element>, nonconst_type>::value,
+                  "hipamp: the container's elements must have the view's element type");
+    static_assert(read_only || !std::is_const<element>::value,
+                  "hipamp: a writable array_view needs a writable container; use array_view<const T>");
+    detail::check_positive_extent(ext, "array_view");
+    if (static_cast<std::size_t>(source.size()) < detail::element_count(ext)) {
+      throw runtime_exception("hipamp: array_view of extent " + detail::to_string(ext) + " needs " +
+                              std::to_string(detail::element_count(ext)) +
+                              " elements but the container holds " + std::to_string(source.size()));
+    }
+    return source.data();
+  }
+
+  void init_strides() noexcept {
+    std::ptrdiff_t s = 1;
+    for (int d = N - 1; d >= 0; --d) {
+      stride_[d] = s;
+      s *= extent[d];
+    }
+  }
+  void init_dense(std::size_t offset_elements) {
+    init_strides();
+    offset_ = offset_elements;
+    void* base = src_->host_base();
+    data_ = base ? reinterpret_cast<T*>(static_cast<char*>(base)) + offset_ : nullptr;
+    seen_epoch_ = ~src_->host_epoch();  // force one check before the first host access
+  }
+
+  HIPAMP_HOST_DEVICE void capture_if_launching() {
+#if !HIPAMP_DEVICE_COMPILE
+    if (bound_) return;
+    if (detail::launch_scope* scope = detail::launch_scope::current()) {
+      scope->capture({src_.get(), where(), !read_only, this, &array_view::rebind});
+      bound_ = true;
+      src_.disown();
+    }
+#endif
+  }
+  static void rebind(void* view, void* base) {
+    auto* self = static_cast<array_view*>(view);
+    self->data_ = reinterpret_cast<T*>(static_cast<char*>(base)) + self->offset_;
+  }
+
+  HIPAMP_HOST_DEVICE void host_check() const {
+#if !HIPAMP_DEVICE_COMPILE
+    if (!bound_ && HIPAMP_UNLIKELY(src_->host_epoch() != seen_epoch_)) sync_host();
+#endif
+  }
+  void sync_host() const {
+    const unsigned epoch = src_->host_epoch();
+    void* base = src_->acquire_host(where(), !read_only);
+    data_ = reinterpret_cast<T*>(static_cast<char*>(base)) + offset_;
+    seen_epoch_ = epoch;
+  }
+
+  HIPAMP_HOST_DEVICE std::ptrdiff_t linear(const index<N>& idx) const noexcept {
+    std::ptrdiff_t off = idx[N - 1];
+    for (int d = 0; d < N - 1; ++d) off += static_cast<std::ptrdiff_t>(idx[d]) * stride_[d];
+    return off;
+  }
+  HIPAMP_HOST_DEVICE T& element(const index<N>& idx) const {
+    host_check();
+    return data_[linear(idx)];
+  }
+
+  HIPAMP_HOST_DEVICE array_view<T, N - 1> project(int i) const {
+    array_view<T, N - 1> out;
+    for (int d = 1; d < N; ++d) {
+      out.extent[d - 1] = extent[d];
+      out.stride_[d - 1] = stride_[d];
+    }
+    out.offset_ = offset_ + static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) * stride_[0]);
+    out.data_ = data_ == nullptr ? nullptr : data_ + static_cast<std::ptrdiff_t>(i) * stride_[0];
+    out.src_ = src_;
+    out.bound_ = bound_;
+    out.seen_epoch_ = seen_epoch_;
+    return out;
+  }
+
+  mutable T* data_ = nullptr;      // element [0,...,0] in the memory the view is bound to
+  std::ptrdiff_t stride_[N] = {};  // in elements; stride_[N-1] == 1
+  std::size_t offset_ = 0;         // of element [0,...,0] from the source's base, in elements
+  detail::source_ref src_;
+  bool bound_ = false;             // true in the copies a launch made: no host checks
+  mutable unsigned seen_epoch_ = 0;
+};
+
+}  // namespace hipamp

@@ -1,0 +1,97 @@
+// The one interface every device implements (the CPU device in fallback/, GPUs through the
+// CUDA or HIP runtime wrapper in lib/). Header-only templates reach devices only through
+// this, so a kernel launch never names a vendor API outside backend/.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace hipamp {
+
+enum class queuing_mode { queuing_mode_immediate, queuing_mode_automatic };
+constexpr queuing_mode queuing_mode_immediate = queuing_mode::queuing_mode_immediate;
+constexpr queuing_mode queuing_mode_automatic = queuing_mode::queuing_mode_automatic;
+
+enum access_type {
+  access_type_none = 0,
+  access_type_read = 1,
+  access_type_write = 2,
+  access_type_read_write = 3,
+  access_type_auto = 4
+};
+
+namespace detail {
+
+enum class device_kind {
+  cpu,       // the CPU device: its memory is host memory, kernels run on the OpenMP executor
+  discrete_emulator,  // CPU execution over separate memory: exercises coherence without a GPU
+  gpu
+};
+
+// A point in a queue's work; ready once everything before it has finished.
+class event_impl {
+ public:
+  virtual ~event_impl() = default;
+  virtual bool is_ready() const = 0;
+  virtual void wait() const = 0;
+};
+using event_ptr = std::shared_ptr<const event_impl>;
+
+class device_impl;
+
+// An in-order queue of work on one device (an accelerator_view; a stream on a GPU).
+class queue_impl {
+ public:
+  virtual ~queue_impl() = default;
+  virtual device_impl& device() const noexcept = 0;
+  virtual queuing_mode mode() const noexcept = 0;
+  // The host buffer may be reused as soon as this returns.
+  virtual void copy_host_to_device(void* device_dst, const void* host_src, std::size_t bytes) = 0;
+  // Returns once the bytes are in host memory.
+  virtual void copy_device_to_host(void* host_dst, const void* device_src, std::size_t bytes) = 0;
+  virtual void copy_device_to_device(void* dst, const void* src, std::size_t bytes) = 0;
+  virtual void wait_for(const event_ptr& event) = 0;
+  virtual event_ptr record() = 0;
+  virtual void flush() = 0;
+  virtual void wait() = 0;
+  // cudaStream_t / hipStream_t on a GPU, null on the CPU device.
+  virtual void* native_handle() const noexcept = 0;
+};
+
+struct device_properties {
+  std::wstring description;
+  std::wstring device_path;
+  unsigned int version = 0;
+  std::size_t dedicated_memory_kb = 0;
+  bool supports_double_precision = true;
+  bool supports_limited_double_precision = true;
+  bool has_display = false;
+  bool is_emulated = false;
+  bool is_debug = false;
+  bool supports_cpu_shared_memory = false;
+  int max_tile_size = 1024;
+  int ordinal = -1;  // backend device number for GPUs
+};
+
+class device_impl {
+ public:
+  virtual ~device_impl() = default;
+  virtual device_kind kind() const noexcept = 0;
+  virtual const device_properties& properties() const noexcept = 0;
+  // Throws out_of_memory naming the request.
+  virtual void* allocate(std::size_t bytes) = 0;
+  virtual void deallocate(void* ptr) noexcept = 0;
+  virtual std::shared_ptr<queue_impl> create_queue(queuing_mode mode) = 0;
+  virtual std::shared_ptr<queue_impl> default_queue() = 0;
+  // True when device pointers are host pointers (the CPU device): views alias host memory.
+  bool aliases_host_memory() const noexcept { return kind() == device_kind::cpu; }
+  // True when kernels run on the CPU executor.
+  bool runs_on_cpu() const noexcept { return kind() != device_kind::gpu; }
+};
+
+// An event that is complete from the start (CPU work runs synchronously).
+event_ptr ready_event();
+
+}  // namespace detail
+}  // namespace hipamp

@@ -1,0 +1,81 @@
+// The arithmetic shared by index<N> and extent<N>: both are N ints with the element-wise
+// operator set of C++ AMP 1.2. Written once here so the two types cannot drift apart.
+#pragma once
+
+#include <hipamp/config.hpp>
+
+namespace hipamp::detail {
+
+template <int N, class Derived>
+class coordinate {
+  static_assert(N > 0, "hipamp: rank must be at least 1");
+
+ public:
+  static constexpr int rank = N;
+
+  HIPAMP_HOST_DEVICE constexpr coordinate() noexcept : values_{} {}
+
+  HIPAMP_HOST_DEVICE constexpr int operator[](unsigned dim) const noexcept { return values_[dim]; }
+  HIPAMP_HOST_DEVICE constexpr int& operator[](unsigned dim) noexcept { return values_[dim]; }
+
+  HIPAMP_HOST_DEVICE friend constexpr bool operator==(const Derived& a, const Derived& b) noexcept {
+    for (int d = 0; d < N; ++d) {
+      if (a.values_[d] != b.values_[d]) return false;
+    }
+    return true;
+  }
+  HIPAMP_HOST_DEVICE friend constexpr bool operator!=(const Derived& a, const Derived& b) noexcept {
+    return !(a == b);
+  }
+
+#define HIPAMP_COORDINATE_COMPOUND(op)                                            \
+  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(const Derived& rhs) noexcept { \
+    for (int d = 0; d < N; ++d) values_[d] op## = rhs.values_[d];                 \
+    return self();                                                                \
+  }                                                                               \
+  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(int rhs) noexcept {         \
+    for (int d = 0; d < N; ++d) values_[d] op## = rhs;                            \
+    return self();                                                                \
+  }                                                                               \
+  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs, const Derived& rhs) noexcept { \
+    return lhs op## = rhs;                                                        \
+  }                                                                               \
+  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs, int rhs) noexcept { \
+    return lhs op## = rhs;                                                        \
+  }                                                                               \
+  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(int lhs, const Derived& rhs) noexcept { \
+    Derived out;                                                                  \
+    for (int d = 0; d < N; ++d) out[d] = lhs op rhs[d];                           \
+    return out;                                                                   \
+  }
+
+  HIPAMP_COORDINATE_COMPOUND(+)
+  HIPAMP_COORDINATE_COMPOUND(-)
+  HIPAMP_COORDINATE_COMPOUND(*)
+  HIPAMP_COORDINATE_COMPOUND(/)
+  HIPAMP_COORDINATE_COMPOUND(%)
+#undef HIPAMP_COORDINATE_COMPOUND
+
+  HIPAMP_HOST_DEVICE constexpr Derived& operator++() noexcept { return self() += 1; }
+  HIPAMP_HOST_DEVICE constexpr Derived& operator--() noexcept { return self() -= 1; }
+  HIPAMP_HOST_DEVICE constexpr Derived operator++(int) noexcept {
+    Derived old = self();
+    ++self();
+    return old;
+  }
+  HIPAMP_HOST_DEVICE constexpr Derived operator--(int) noexcept {
+    Derived old = self();
+    --self();
+    return old;
+  }
+
+ protected:
+  HIPAMP_HOST_DEVICE constexpr Derived& self() noexcept { return static_cast<Derived&>(*this); }
+  HIPAMP_HOST_DEVICE constexpr void assign(const int* components) noexcept {
+    for (int d = 0; d < N; ++d) values_[d] = components[d];
+  }
+
+  int values_[N];
+};
+
+}  // namespace hipamp::detail

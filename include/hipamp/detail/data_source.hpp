@@ -1,0 +1,161 @@
+// The coherence directory of one data source (a host buffer, an array's storage, or the
+// lazily allocated storage of a view with no source). Every view, section and projection
+// of the source shares it. DESIGN.md, "array_view: lazy coherence", states the rules.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include <hipamp/config.hpp>
+#include <hipamp/detail/backend.hpp>
+
+namespace hipamp::detail {
+
+// Where a view lies inside its source, in elements; enough to list its exact byte runs.
+struct footprint {
+  std::size_t element_size = 0;
+  std::size_t offset = 0;              // first element, from the source's base
+  std::vector<std::ptrdiff_t> extent;  // per dimension
+  std::vector<std::ptrdiff_t> stride;  // per dimension, in elements; the last is 1
+  std::size_t begin_byte() const noexcept;
+  std::size_t end_byte() const noexcept;
+  bool contiguous() const noexcept;
+  // Calls f(begin_byte, end_byte) for each maximal contiguous run, in order.
+  template <class F>
+  void for_each_run(F&& f) const;
+};
+
+class data_source {
+ public:
+  // A source over memory the user owns; the host copy starts as the only valid one. Views
+  // created separately over the same memory share one source: if [host, host + bytes) lies
+  // inside a live source, that source is returned (with a new reference) and `offset` set
+  // to the byte offset of `host` in it; otherwise a new source is made and `offset` is 0.
+  static data_source* create_over_host(void* host, std::size_t bytes, std::size_t& offset);
+  // Storage the library owns, allocated now on `home` (an array, or a view with no source
+  // when home is null: then host memory is allocated on first use). Contents start undefined.
+  static data_source* create_owned(std::shared_ptr<queue_impl> home, std::size_t bytes);
+
+  data_source(const data_source&) = delete;
+  data_source& operator=(const data_source&) = delete;
+
+  void retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
+  void release() noexcept;
+
+  std::size_t size_bytes() const noexcept { return bytes_; }
+  const std::shared_ptr<queue_impl>& home_queue() const noexcept { return home_; }
+
+  // Bumped whenever the host's claim on any byte changes; host views re-check only then.
+  unsigned host_epoch() const noexcept { return host_epoch_.load(std::memory_order_acquire); }
+
+  // Makes the footprint valid on the queue's device (copying in only stale bytes unless
+  // `discard`), orders the queue after earlier writers, and returns the device base address.
+  void* acquire_for_kernel(queue_impl& queue, const footprint& fp, bool write);
+  // Records the launch that used the footprint, so later users wait for exactly it.
+  void complete_kernel(queue_impl& queue, const footprint& fp, bool write, const event_ptr& done);
+
+  // Makes the footprint valid in host memory (waiting only for its writers) and returns the
+  // host base address; `write` makes the host the only valid copy of those bytes.
+  void* acquire_host(const footprint& fp, bool write);
+  // The host base address if host memory exists, else null (no synchronisation).
+  void* host_base() const noexcept { return host_; }
+  // Base address on a device, allocating (without copying) if needed.
+  void* device_base(device_impl& device);
+
+  // The footprint's current contents are not needed: no copy moves them in next time.
+  void discard(const footprint& fp);
+  // The host bytes of the footprint changed behind the views' backs: device copies are stale.
+  void refresh(const footprint& fp);
+  // Copies the footprint back to host memory if stale, without claiming it for writing.
+  void synchronize(const footprint& fp) { (void)acquire_host(fp, false); }
+  // Ready once every write to the footprint on any device has finished.
+  event_ptr pending_writes(const footprint& fp);
+
+ private:
+  struct state;
+  data_source(std::size_t bytes, void* host, std::shared_ptr<queue_impl> home);
+  ~data_source();
+
+  std::atomic<int> refs_{1};
+  std::atomic<unsigned> host_epoch_{0};
+  std::size_t bytes_;
+  void* host_;
+  std::shared_ptr<queue_impl> home_;
+  std::unique_ptr<state> state_;
+  bool registered_ = false;
+};
+
+// An intrusive, device-copyable handle to a data_source. Host copies own a reference; the
+// copies a kernel launch makes do not (the launch keeps the source alive), so projecting a
+// view inside a kernel costs no atomic operation.
+class source_ref {
+ public:
+  HIPAMP_HOST_DEVICE source_ref() noexcept = default;
+  explicit source_ref(data_source* adopted) noexcept : ptr_(adopted), owning_(adopted != nullptr) {}
+  HIPAMP_HOST_DEVICE source_ref(const source_ref& other) noexcept
+      : ptr_(other.ptr_), owning_(other.owning_) {
+#if !HIPAMP_DEVICE_COMPILE
+    if (owning_) ptr_->retain();
+#endif
+  }
+  HIPAMP_HOST_DEVICE source_ref(source_ref&& other) noexcept
+      : ptr_(other.ptr_), owning_(other.owning_) {
+    other.ptr_ = nullptr;
+    other.owning_ = false;
+  }
+  HIPAMP_HOST_DEVICE source_ref& operator=(source_ref other) noexcept {
+    data_source* p = ptr_;
+    bool o = owning_;
+    ptr_ = other.ptr_;
+    owning_ = other.owning_;
+    other.ptr_ = p;
+    other.owning_ = o;
+    return *this;
+  }
+  HIPAMP_HOST_DEVICE ~source_ref() {
+#if !HIPAMP_DEVICE_COMPILE
+    if (owning_) ptr_->release();
+#endif
+  }
+  // Turns this handle into a non-owning one (for copies inside a launch).
+  void disown() noexcept {
+    if (owning_) ptr_->release();
+    owning_ = false;
+  }
+  HIPAMP_HOST_DEVICE data_source* get() const noexcept { return ptr_; }
+  HIPAMP_HOST_DEVICE data_source* operator->() const noexcept { return ptr_; }
+  HIPAMP_HOST_DEVICE explicit operator bool() const noexcept { return ptr_ != nullptr; }
+
+ private:
+  data_source* ptr_ = nullptr;
+  bool owning_ = false;
+};
+
+template <class F>
+void footprint::for_each_run(F&& f) const {
+  const int rank = static_cast<int>(extent.size());
+  for (int d = 0; d < rank; ++d) {
+    if (extent[d] <= 0) return;
+  }
+  // Merge trailing dimensions that are dense into one run length.
+  int inner = rank - 1;
+  std::ptrdiff_t run = extent[inner];
+  while (inner > 0 && stride[inner - 1] == run) {
+    --inner;
+    run *= extent[inner];
+  }
+  std::vector<std::ptrdiff_t> idx(static_cast<std::size_t>(inner), 0);
+  for (;;) {
+    std::ptrdiff_t first = static_cast<std::ptrdiff_t>(offset);
+    for (int d = 0; d < inner; ++d) first += idx[d] * stride[d];
+    f(static_cast<std::size_t>(first) * element_size,
+      static_cast<std::size_t>(first + run) * element_size);
+    int d = inner - 1;
+    while (d >= 0 && ++idx[d] == extent[d]) idx[d--] = 0;
+    if (d < 0) return;
+  }
+}
+
+}  // namespace hipamp::detail

@@ -1,0 +1,67 @@
+// parallel_for_each: runs a kernel once per point of a compute domain (C++ AMP 1.2, ch. 3).
+// The launch is asynchronous on a GPU and looks synchronous: host access to any data the
+// kernel wrote waits for it.
+#pragma once
+
+#include <string>
+#include <type_traits>
+
+#include <hipamp/accelerator.hpp>
+#include <hipamp/detail/launch_scope.hpp>
+#include <hipamp/exceptions.hpp>
+#include <hipamp/extent.hpp>
+#include <hipamp/fallback/simple_executor.hpp>
+#include <hipamp/index.hpp>
+
+#if HIPAMP_GPU_TRANSLATION_UNIT
+#include <hipamp/backend/gpu/launch.hpp>
+#endif
+
+namespace hipamp {
+namespace detail {
+
+template <int N>
+void check_compute_domain(const extent<N>& domain) {
+  for (int d = 0; d < N; ++d) {
+    if (domain[d] <= 0) {
+      throw invalid_compute_domain("hipamp: parallel_for_each over extent " + to_string(domain) +
+                                   ": dimension " + std::to_string(d) + " is " +
+                                   std::to_string(domain[d]) + ", every dimension must be positive");
+    }
+  }
+}
+
+template <int N, class Kernel>
+event_ptr launch_simple(const accelerator_view& av, const extent<N>& domain, const Kernel& kernel) {
+  if (av.runs_on_cpu()) {
+    fallback::run_simple(domain, kernel);
+    return ready_event();
+  }
+#if HIPAMP_GPU_TRANSLATION_UNIT
+  return gpu::launch_simple(av, domain, kernel);
+#else
+  throw unsupported_feature(
+      "hipamp: this translation unit was compiled by a host compiler, so it cannot launch on the "
+      "GPU accelerator; compile it as " HIPAMP_BACKEND_NAME " (see README, 'Using hipamp')");
+#endif
+}
+
+}  // namespace detail
+
+template <int N, class Kernel>
+void parallel_for_each(const accelerator_view& av, const extent<N>& domain, const Kernel& kernel) {
+  static_assert(std::is_invocable<const Kernel&, index<N>>::value,
+                "hipamp: the kernel must be callable with hipamp::index<N> for an extent<N> domain");
+  detail::check_compute_domain(domain);
+  detail::launch_scope scope(av.queue());
+  const Kernel bound = kernel;  // every captured array_view reports itself here
+  scope.close();
+  scope.complete(detail::launch_simple(av, domain, bound));
+}
+
+template <int N, class Kernel>
+void parallel_for_each(const extent<N>& domain, const Kernel& kernel) {
+  parallel_for_each(accelerator::get_auto_selection_view(), domain, kernel);
+}
+
+}  // namespace hipamp

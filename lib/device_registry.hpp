@@ -1,0 +1,21 @@
+// Internal: the process-wide list of devices, built once on first use.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <hipamp/detail/backend.hpp>
+
+namespace hipamp::detail {
+
+// The CPU device, present in every build (fallback/).
+std::shared_ptr<device_impl> make_cpu_device();
+// A CPU-executed device with separate memory, added when HIPAMP_EMULATE_DISCRETE_DEVICE=1:
+// it makes every coherence path observable without a GPU.
+std::shared_ptr<device_impl> make_discrete_emulator_device();
+// The GPUs of the configured backend, best first (an empty list in CPU builds).
+std::vector<std::shared_ptr<device_impl>> enumerate_gpu_devices();
+
+const std::vector<std::shared_ptr<device_impl>>& all_devices();
+
+}  // namespace hipamp::detail

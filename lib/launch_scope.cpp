@@ -1,0 +1,37 @@
+#include <hipamp/detail/launch_scope.hpp>
+
+namespace hipamp::detail {
+namespace {
+thread_local launch_scope* open_scope = nullptr;
+}
+
+launch_scope::launch_scope(queue_impl& queue) : queue_(queue), previous_(open_scope) {
+  open_scope = this;
+}
+
+launch_scope::~launch_scope() {
+  if (open_) open_scope = previous_;
+  for (binding& b : bindings_) b.source->release();
+}
+
+launch_scope* launch_scope::current() noexcept { return open_scope; }
+
+void launch_scope::capture(binding b) {
+  b.source->retain();  // the launch keeps every source alive until it completes
+  bindings_.push_back(std::move(b));
+}
+
+void launch_scope::close() {
+  open_scope = previous_;
+  open_ = false;
+  for (binding& b : bindings_) {
+    void* base = b.source->acquire_for_kernel(queue_, b.where, b.write);
+    b.rebind(b.view, base);
+  }
+}
+
+void launch_scope::complete(const event_ptr& done) {
+  for (binding& b : bindings_) b.source->complete_kernel(queue_, b.where, b.write, done);
+}
+
+}  // namespace hipamp::detail

@@ -1,0 +1,297 @@
+// The accelerator registry, default-device selection and the transfer counters.
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include <hipamp/accelerator.hpp>
+#include <hipamp/exceptions.hpp>
+#include <hipamp/transfer_statistics.hpp>
+
+#include "device_registry.hpp"
+
+namespace hipamp {
+namespace detail {
+
+namespace {
+
+class ready_event_impl final : public event_impl {
+ public:
+  bool is_ready() const override { return true; }
+  void wait() const override {}
+};
+
+std::string narrow(const std::wstring& w) {
+  std::string s;
+  for (wchar_t c : w) s += (c >= 0 && c < 128) ? static_cast<char>(c) : '?';
+  return s;
+}
+
+std::vector<std::shared_ptr<device_impl>> build_devices() {
+  std::vector<std::shared_ptr<device_impl>> devices = enumerate_gpu_devices();
+  devices.push_back(make_cpu_device());
+  const char* emulate = std::getenv("HIPAMP_EMULATE_DISCRETE_DEVICE");
+  if (emulate != nullptr && std::string(emulate) == "1") {
+    devices.push_back(make_discrete_emulator_device());
+  }
+  return devices;
+}
+
+struct default_selection {
+  std::mutex mutex;
+  std::shared_ptr<device_impl> chosen;
+  bool used = false;
+};
+
+default_selection& selection() {
+  static default_selection s;
+  return s;
+}
+
+std::shared_ptr<device_impl> find_by_path(const std::wstring& path) {
+  for (const auto& d : all_devices()) {
+    if (d->properties().device_path == path) return d;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<device_impl> choose_default() {
+  const auto& devices = all_devices();
+  if (const char* env = std::getenv("HIPAMP_DEFAULT_ACCELERATOR")) {
+    const std::string want(env);
+    auto first_of = [&](bool gpu) -> std::shared_ptr<device_impl> {
+      for (const auto& d : devices) {
+        if ((d->kind() == device_kind::gpu) == gpu && d->kind() != device_kind::discrete_emulator) return d;
+      }
+      return nullptr;
+    };
+    if (want == "cpu") return first_of(false);
+    if (want == "gpu") {
+      if (auto gpu = first_of(true)) return gpu;
+      throw runtime_exception("hipamp: HIPAMP_DEFAULT_ACCELERATOR=gpu but no GPU was found");
+    }
+    if (want == "emulated") {
+      for (const auto& d : devices) {
+        if (d->kind() == device_kind::discrete_emulator) return d;
+      }
+      throw runtime_exception(
+          "hipamp: HIPAMP_DEFAULT_ACCELERATOR=emulated needs HIPAMP_EMULATE_DISCRETE_DEVICE=1");
+    }
+    char* end = nullptr;
+    const long n = std::strtol(want.c_str(), &end, 10);
+    if (end != want.c_str() && *end == '\0' && n >= 0 && n < static_cast<long>(devices.size())) {
+      return devices[static_cast<std::size_t>(n)];
+    }
+    throw runtime_exception("hipamp: HIPAMP_DEFAULT_ACCELERATOR='" + want +
+                            "' is not cpu, gpu, emulated or an index below " +
+                            std::to_string(devices.size()));
+  }
+  return devices.front();  // GPUs come first, best first; the CPU device otherwise
+}
+
+std::shared_ptr<device_impl> default_device(bool mark_used) {
+  default_selection& s = selection();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.chosen) s.chosen = choose_default();
+  if (mark_used) s.used = true;
+  return s.chosen;
+}
+
+struct counters {
+  std::atomic<std::uint64_t> h2d_bytes{0}, h2d_calls{0}, d2h_bytes{0}, d2h_calls{0}, d2d_bytes{0},
+      d2d_calls{0};
+};
+
+struct counter_table {
+  std::mutex mutex;
+  std::map<const device_impl*, std::unique_ptr<counters>> by_device;
+  counters& of(const device_impl& d) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& slot = by_device[&d];
+    if (!slot) slot = std::make_unique<counters>();
+    return *slot;
+  }
+};
+
+counter_table& table() {
+  static counter_table t;
+  return t;
+}
+
+transfer_statistics read(const counters& c) {
+  transfer_statistics s;
+  s.host_to_device_bytes = c.h2d_bytes.load();
+  s.host_to_device_calls = c.h2d_calls.load();
+  s.device_to_host_bytes = c.d2h_bytes.load();
+  s.device_to_host_calls = c.d2h_calls.load();
+  s.device_to_device_bytes = c.d2d_bytes.load();
+  s.device_to_device_calls = c.d2d_calls.load();
+  return s;
+}
+
+}  // namespace
+
+event_ptr ready_event() {
+  static const event_ptr ready = std::make_shared<ready_event_impl>();
+  return ready;
+}
+
+const std::vector<std::shared_ptr<device_impl>>& all_devices() {
+  static const std::vector<std::shared_ptr<device_impl>> devices = build_devices();
+  return devices;
+}
+
+void record_transfer(const device_impl& device, transfer_direction direction,
+                     std::size_t bytes) noexcept {
+  counters& c = table().of(device);
+  switch (direction) {
+    case transfer_direction::host_to_device:
+      c.h2d_bytes += bytes;
+      ++c.h2d_calls;
+      break;
+    case transfer_direction::device_to_host:
+      c.d2h_bytes += bytes;
+      ++c.d2h_calls;
+      break;
+    case transfer_direction::device_to_device:
+      c.d2d_bytes += bytes;
+      ++c.d2d_calls;
+      break;
+  }
+}
+
+std::string narrow_path(const std::wstring& w) { return narrow(w); }
+
+}  // namespace detail
+
+// ---- accelerator ----------------------------------------------------------------------
+
+const wchar_t accelerator::default_accelerator[] = L"default";
+const wchar_t accelerator::cpu_accelerator[] = L"cpu";
+const wchar_t accelerator::direct3d_warp[] = L"direct3d\\warp";
+const wchar_t accelerator::direct3d_ref[] = L"direct3d\\ref";
+
+accelerator::accelerator() : device_(detail::default_device(true)) {}
+
+accelerator::accelerator(const std::wstring& device_path) {
+  if (device_path == default_accelerator) {
+    device_ = detail::default_device(true);
+  } else if (device_path == direct3d_warp) {
+    device_ = detail::find_by_path(cpu_accelerator);
+  } else {
+    device_ = detail::find_by_path(device_path);
+  }
+  if (!device_) {
+    std::string known;
+    for (const auto& d : detail::all_devices()) known += " '" + detail::narrow(d->properties().device_path) + "'";
+    throw runtime_exception("hipamp: no accelerator has device path '" + detail::narrow(device_path) +
+                            "'; present:" + known);
+  }
+}
+
+std::vector<accelerator> accelerator::get_all() {
+  std::vector<accelerator> out;
+  for (const auto& d : detail::all_devices()) out.emplace_back(d);
+  return out;
+}
+
+bool accelerator::set_default(const std::wstring& device_path) {
+  accelerator wanted(device_path);  // throws for unknown paths
+  detail::default_selection& s = detail::selection();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.used) return s.chosen == wanted.device_;
+  s.chosen = wanted.device_;
+  return true;
+}
+
+accelerator_view accelerator::get_auto_selection_view() {
+  return accelerator_view(detail::default_device(true)->default_queue(), true);
+}
+
+accelerator_view accelerator::get_default_view() const {
+  return accelerator_view(device_->default_queue());
+}
+accelerator_view accelerator::create_view(queuing_mode mode) const {
+  return accelerator_view(device_->create_queue(mode));
+}
+std::wstring accelerator::get_device_path() const { return device_->properties().device_path; }
+std::wstring accelerator::get_description() const { return device_->properties().description; }
+unsigned int accelerator::get_version() const noexcept { return device_->properties().version; }
+std::size_t accelerator::get_dedicated_memory() const noexcept {
+  return device_->properties().dedicated_memory_kb;
+}
+bool accelerator::get_supports_double_precision() const noexcept {
+  return device_->properties().supports_double_precision;
+}
+bool accelerator::get_supports_limited_double_precision() const noexcept {
+  return device_->properties().supports_limited_double_precision;
+}
+bool accelerator::get_has_display() const noexcept { return device_->properties().has_display; }
+bool accelerator::get_is_emulated() const noexcept { return device_->properties().is_emulated; }
+bool accelerator::get_is_debug() const noexcept { return device_->properties().is_debug; }
+bool accelerator::get_supports_cpu_shared_memory() const noexcept {
+  return device_->properties().supports_cpu_shared_memory;
+}
+access_type accelerator::get_default_cpu_access_type() const noexcept {
+  return device_->properties().supports_cpu_shared_memory ? access_type_read_write : access_type_none;
+}
+bool accelerator::set_default_cpu_access_type(access_type type) {
+  // Only the CPU device shares memory with the host; GPU arrays always stay device-resident.
+  if (type == access_type_none || type == access_type_auto) return true;
+  return device_->properties().supports_cpu_shared_memory;
+}
+int accelerator::get_max_tile_size() const noexcept { return device_->properties().max_tile_size; }
+
+// ---- accelerator_view -----------------------------------------------------------------
+
+accelerator accelerator_view::get_accelerator() const {
+  for (const auto& d : detail::all_devices()) {
+    if (d.get() == &queue_->device()) return accelerator(d);
+  }
+  throw accelerator_view_removed("hipamp: the accelerator of this accelerator_view is gone");
+}
+bool accelerator_view::get_is_debug() const noexcept { return queue_->device().properties().is_debug; }
+unsigned int accelerator_view::get_version() const noexcept {
+  return queue_->device().properties().version;
+}
+queuing_mode accelerator_view::get_queuing_mode() const noexcept { return queue_->mode(); }
+void accelerator_view::flush() { queue_->flush(); }
+void accelerator_view::wait() { queue_->wait(); }
+completion_future accelerator_view::create_marker() { return completion_future(queue_->record()); }
+
+// ---- transfer counters -----------------------------------------------------------------
+
+transfer_statistics get_transfer_statistics(const accelerator& acc) {
+  return detail::read(detail::table().of(acc.device()));
+}
+
+transfer_statistics get_transfer_statistics() {
+  transfer_statistics sum;
+  for (const auto& d : detail::all_devices()) {
+    const transfer_statistics s = detail::read(detail::table().of(*d));
+    sum.host_to_device_bytes += s.host_to_device_bytes;
+    sum.host_to_device_calls += s.host_to_device_calls;
+    sum.device_to_host_bytes += s.device_to_host_bytes;
+    sum.device_to_host_calls += s.device_to_host_calls;
+    sum.device_to_device_bytes += s.device_to_device_bytes;
+    sum.device_to_device_calls += s.device_to_device_calls;
+  }
+  return sum;
+}
+
+void reset_transfer_statistics() noexcept {
+  detail::counter_table& t = detail::table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  for (auto& entry : t.by_device) {
+    entry.second->h2d_bytes = 0;
+    entry.second->h2d_calls = 0;
+    entry.second->d2h_bytes = 0;
+    entry.second->d2h_calls = 0;
+    entry.second->d2d_bytes = 0;
+    entry.second->d2d_calls = 0;
+  }
+}
+
+}  // namespace hipamp

@@ -1,0 +1,13 @@
+// Catch2 v2 (Debian 12) and v3 (the GPU machine) behind one include.
+#pragma once
+
+#if __has_include(<catch2/catch_test_macros.hpp>)
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/generators/catch_generators.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#define HIPAMP_CATCH_V3 1
+#else
+#include <catch2/catch.hpp>
+#define HIPAMP_CATCH_V3 0
+#endif

@@ -1,0 +1,49 @@
+// Helpers shared by the tests: the accelerators every test runs on, random data and
+// references computed independently of hipamp.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <hipamp/hipamp.hpp>
+
+#include "catch.hpp"
+
+namespace hipamp_test {
+
+// Every accelerator present (GPUs, the CPU device, and the emulated discrete device when
+// HIPAMP_EMULATE_DISCRETE_DEVICE=1).
+inline std::vector<hipamp::accelerator> accelerators() { return hipamp::accelerator::get_all(); }
+
+inline std::string name(const hipamp::accelerator& acc) {
+  std::string s;
+  for (wchar_t c : acc.get_device_path()) s += static_cast<char>(c);
+  return s;
+}
+
+inline std::mt19937& rng() {
+  static std::mt19937 engine(std::random_device{}());
+  return engine;
+}
+
+template <class T>
+std::vector<T> random_vector(std::size_t n, T lo, T hi) {
+  std::vector<T> v(n);
+  if constexpr (std::is_floating_point<T>::value) {
+    std::uniform_real_distribution<T> dist(lo, hi);
+    for (T& x : v) x = dist(rng());
+  } else {
+    std::uniform_int_distribution<T> dist(lo, hi);
+    for (T& x : v) x = dist(rng());
+  }
+  return v;
+}
+
+}  // namespace hipamp_test
+
+// Runs the enclosing test body once per accelerator, as a named section.
+#define FOR_EACH_ACCELERATOR(acc)                                   \
+  for (const hipamp::accelerator& acc : hipamp_test::accelerators()) \
+  DYNAMIC_SECTION("on " << hipamp_test::name(acc))
