@@ -346,6 +346,11 @@ class array_view {
     }
     return true;
   }
+  // The element [0,...,0] in the memory the view is bound to, with no synchronisation: inside
+  // a kernel (or library code holding a launch_scope) that is the target's memory.
+  HIPAMP_HOST_DEVICE T* unchecked_data() const noexcept { return data_; }
+  // Distance in elements between neighbours along dimension d (the last is 1).
+  HIPAMP_HOST_DEVICE std::ptrdiff_t stride(int d) const noexcept { return stride_[d]; }
   // Where the view lies in its source (what the coherence directory tracks).
   detail::footprint where() const {
     detail::footprint fp;

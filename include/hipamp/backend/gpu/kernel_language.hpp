@@ -1,0 +1,56 @@
+// The one place that names the vendor runtime for code compiled as CUDA or HIP. Every GPU
+// source in hipamp is written in the HIP kernel language (== the CUDA kernel language) and
+// reaches runtime calls only through the names below, so one source serves both toolchains.
+// Include only from GPU translation units (HIPAMP_GPU_TRANSLATION_UNIT).
+#pragma once
+
+#include <string>
+
+#include <hipamp/config.hpp>
+#include <hipamp/exceptions.hpp>
+
+#if !HIPAMP_GPU_TRANSLATION_UNIT
+#error "hipamp/backend/gpu/kernel_language.hpp needs a CUDA or HIP compiler"
+#endif
+
+#if defined(__HIPCC__)
+#include <hip/hip_runtime.h>
+#define HIPAMP_GPU_API_PREFIX "hip"
+#else
+#include <cuda_runtime.h>
+#define HIPAMP_GPU_API_PREFIX "cuda"
+#endif
+
+namespace hipamp::detail::gpu {
+
+#if defined(__HIPCC__)
+using stream_t = hipStream_t;
+using error_t = hipError_t;
+inline constexpr error_t success = hipSuccess;
+inline const char* error_string(error_t e) noexcept { return hipGetErrorString(e); }
+inline error_t last_error() noexcept { return hipGetLastError(); }
+inline constexpr int warp_size_max = 64;  // wavefronts are 32 or 64 wide on AMD
+#else
+using stream_t = cudaStream_t;
+using error_t = cudaError_t;
+inline constexpr error_t success = cudaSuccess;
+inline const char* error_string(error_t e) noexcept { return cudaGetErrorString(e); }
+inline error_t last_error() noexcept { return cudaGetLastError(); }
+inline constexpr int warp_size_max = 32;
+#endif
+
+// Throws the hipamp exception that matches a failed runtime call, naming the call.
+[[noreturn]] void throw_error(error_t error, const char* what);
+
+inline void check(error_t error, const char* what) {
+  if (error != success) throw_error(error, what);
+}
+
+}  // namespace hipamp::detail::gpu
+
+// HIPAMP_GPU_CHECK(cudaMemcpyAsync(...)) — throws runtime_exception / out_of_memory /
+// accelerator_view_removed with the backend's message and the call's text.
+#define HIPAMP_GPU_CHECK(call) ::hipamp::detail::gpu::check((call), #call)
+// After a <<< >>> launch: reports a launch failure (bad configuration, too many threads).
+#define HIPAMP_GPU_CHECK_LAUNCH(what) \
+  ::hipamp::detail::gpu::check(::hipamp::detail::gpu::last_error(), what)
