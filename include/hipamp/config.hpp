@@ -23,11 +23,17 @@
 //   [=] HIPAMP_RESTRICT (hipamp::index<1> i) { ... }
 #if HIPAMP_GPU_TRANSLATION_UNIT
 #define HIPAMP_RESTRICT __host__ __device__
-#define HIPAMP_TILE_STATIC __shared__
 #else
 #define HIPAMP_RESTRICT
-// On the CPU device every tile runs on one OS thread at a time, with its work-items as
-// fibers of that thread, so a thread_local static is exactly one copy per running tile.
+#endif
+
+// C++ AMP's tile_static. The host pass of a GPU compilation must not see __shared__ (nvcc
+// rejects it in the host body of a __host__ __device__ lambda). On the CPU device every tile
+// runs on one OS thread at a time, with its work-items as fibers of that thread, so a
+// thread_local static is exactly one copy per running tile.
+#if HIPAMP_DEVICE_COMPILE
+#define HIPAMP_TILE_STATIC __shared__
+#else
 #define HIPAMP_TILE_STATIC static thread_local
 #endif
 
