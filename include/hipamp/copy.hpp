@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstring>
+#include <functional>
+#include <type_traits>
 #include <future>
 #include <iterator>
 
@@ -134,24 +136,43 @@ void copy(const array_view<T, N>& src, OutputIt dest) {
 }
 
 // ---- asynchronous: the copy runs on a helper thread; get() rethrows its errors ----------
+// Arrays are taken by reference (the caller keeps them alive until the future completes, as
+// in C++ AMP); views and iterators are copied.
+
+namespace detail {
+template <class X>
+struct is_array : std::false_type {};
+template <class T, int N>
+struct is_array<array<T, N>> : std::true_type {};
+
+template <class X>
+decltype(auto) async_capture(X&& x) {
+  if constexpr (is_array<std::decay_t<X>>::value) {
+    return std::ref(x);
+  } else {
+    return std::decay_t<X>(std::forward<X>(x));
+  }
+}
+template <class X>
+X& unwrap(std::reference_wrapper<X> r) { return r.get(); }
+template <class X>
+X& unwrap(X& x) { return x; }
+}  // namespace detail
 
 template <class Src, class Dst>
-completion_future copy_async(const Src& src, Dst& dest) {
-  return completion_future(std::async(std::launch::async, [&src, &dest] { copy(src, dest); }).share());
-}
-template <class Src, class T, int N>
-completion_future copy_async(const Src& src, const array_view<T, N>& dest) {
-  return completion_future(std::async(std::launch::async, [&src, dest] { copy(src, dest); }).share());
+completion_future copy_async(const Src& src, Dst&& dest) {
+  auto s = detail::async_capture(src);
+  auto d = detail::async_capture(std::forward<Dst>(dest));
+  return completion_future(std::async(std::launch::async, [s, d]() mutable {
+                             copy(detail::unwrap(s), detail::unwrap(d));
+                           }).share());
 }
 template <class InputIt, class Dst>
-completion_future copy_async(InputIt first, InputIt last, Dst& dest) {
-  return completion_future(
-      std::async(std::launch::async, [first, last, &dest] { copy(first, last, dest); }).share());
-}
-template <class InputIt, class T, int N>
-completion_future copy_async(InputIt first, InputIt last, const array_view<T, N>& dest) {
-  return completion_future(
-      std::async(std::launch::async, [first, last, dest] { copy(first, last, dest); }).share());
+completion_future copy_async(InputIt first, InputIt last, Dst&& dest) {
+  auto d = detail::async_capture(std::forward<Dst>(dest));
+  return completion_future(std::async(std::launch::async, [first, last, d]() mutable {
+                             copy(first, last, detail::unwrap(d));
+                           }).share());
 }
 
 }  // namespace hipamp

@@ -1,0 +1,247 @@
+// array_view: construction over every kind of source, element access in every rank,
+// sections of sections, projections, const views, view_as / reinterpret_as round trips and
+// the coherence calls — each checked against plain host arithmetic on random data.
+#include <array>
+#include <cstring>
+#include <numeric>
+
+#include "support.hpp"
+
+namespace hx = hipamp;
+using hx::array_view;
+using hx::extent;
+
+namespace {
+
+// Row-major offset of (i, j, k) in a dense d0 x d1 x d2 buffer.
+std::size_t at3(int i, int j, int k, int d1, int d2) {
+  return (static_cast<std::size_t>(i) * d1 + j) * d2 + k;
+}
+
+}  // namespace
+
+TEST_CASE("array_view over a vector reads and writes the vector's elements", "[array_view]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int n = 1 + static_cast<int>(hipamp_test::rng()() % 5000);
+    std::vector<int> data = hipamp_test::random_vector<int>(n, -1000, 1000);
+    const std::vector<int> original = data;
+    array_view<int, 1> view(n, data);
+    hx::parallel_for_each(acc.get_default_view(), view.extent,
+                          [=](hx::index<1> i) HIPAMP_RESTRICT { view[i] = 3 * view[i] + i[0]; });
+    for (int i = 0; i < n; ++i) REQUIRE(view[i] == 3 * original[i] + i);
+    view.synchronize();
+    for (int i = 0; i < n; ++i) REQUIRE(data[i] == 3 * original[i] + i);
+  }
+}
+
+TEST_CASE("array_view ranks 1 to 4 index like row-major arrays", "[array_view]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int d0 = 3 + hipamp_test::rng()() % 7, d1 = 2 + hipamp_test::rng()() % 9,
+              d2 = 1 + hipamp_test::rng()() % 5;
+    std::vector<float> buffer(static_cast<std::size_t>(d0) * d1 * d2);
+    array_view<float, 3> v3(d0, d1, d2, buffer);
+    hx::parallel_for_each(acc.get_default_view(), v3.extent, [=](hx::index<3> i) HIPAMP_RESTRICT {
+      v3[i] = static_cast<float>(i[0] * 10000 + i[1] * 100 + i[2]);
+    });
+    v3.synchronize();
+    for (int i = 0; i < d0; ++i)
+      for (int j = 0; j < d1; ++j)
+        for (int k = 0; k < d2; ++k) {
+          REQUIRE(buffer[at3(i, j, k, d1, d2)] == static_cast<float>(i * 10000 + j * 100 + k));
+          REQUIRE(v3(i, j, k) == buffer[at3(i, j, k, d1, d2)]);
+          REQUIRE(v3[i][j][k] == buffer[at3(i, j, k, d1, d2)]);
+        }
+    const int comps[4] = {2, 3, 4, 5};
+    std::vector<int> b4(120);
+    array_view<int, 4> v4(extent<4>(comps), b4);
+    hx::parallel_for_each(acc.get_default_view(), v4.extent, [=](hx::index<4> i) HIPAMP_RESTRICT {
+      v4[i] = ((i[0] * 3 + i[1]) * 4 + i[2]) * 5 + i[3];
+    });
+    v4.synchronize();
+    std::vector<int> expected(120);
+    std::iota(expected.begin(), expected.end(), 0);
+    REQUIRE(b4 == expected);
+  }
+}
+
+TEST_CASE("sections of sections address the right elements", "[array_view][section]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int rows = 20 + hipamp_test::rng()() % 30, cols = 20 + hipamp_test::rng()() % 30;
+    std::vector<int> data = hipamp_test::random_vector<int>(rows * cols, -50, 50);
+    const std::vector<int> original = data;
+    array_view<int, 2> whole(rows, cols, data);
+    const hx::index<2> o1(2, 3), o2(1, 4);
+    const extent<2> e1(rows - 5, cols - 6), e2(rows - 9, cols - 12);
+    array_view<int, 2> inner = whole.section(o1, e1).section(o2, e2);
+    REQUIRE(inner.extent == e2);
+    hx::parallel_for_each(acc.get_default_view(), inner.extent,
+                          [=](hx::index<2> i) HIPAMP_RESTRICT { inner[i] = -inner[i] - 1000; });
+    whole.synchronize();
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        const int rr = r - o1[0] - o2[0], cc = c - o1[1] - o2[1];
+        const bool in = rr >= 0 && rr < e2[0] && cc >= 0 && cc < e2[1];
+        const int want = in ? -original[r * cols + c] - 1000 : original[r * cols + c];
+        REQUIRE(data[r * cols + c] == want);
+      }
+    // Section by origin only, and by extent only.
+    CHECK(whole.section(hx::index<2>(rows - 1, cols - 1)).extent == extent<2>(1, 1));
+    CHECK(whole.section(extent<2>(2, 2))(1, 1) == data[cols + 1]);
+    CHECK(whole.section(hx::index<2>(4, 5))(0, 0) == data[4 * cols + 5]);
+  }
+}
+
+TEST_CASE("projection of a rank-2 view is its row", "[array_view][projection]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int rows = 7, cols = 33;
+    std::vector<float> data = hipamp_test::random_vector<float>(rows * cols, -1.f, 1.f);
+    const std::vector<float> original = data;
+    array_view<float, 2> m(rows, cols, data);
+    const int r = static_cast<int>(hipamp_test::rng()() % rows);
+    array_view<float, 1> row = m[r];
+    REQUIRE(row.extent == extent<1>(cols));
+    hx::parallel_for_each(acc.get_default_view(), row.extent,
+                          [=](hx::index<1> i) HIPAMP_RESTRICT { row[i] *= 2.0f; });
+    m.synchronize();
+    for (int rr = 0; rr < rows; ++rr)
+      for (int c = 0; c < cols; ++c) {
+        const float want = original[rr * cols + c] * (rr == r ? 2.0f : 1.0f);
+        REQUIRE(data[rr * cols + c] == want);
+      }
+    // Projection inside a kernel: m[i[0]][i[1]].
+    hx::parallel_for_each(acc.get_default_view(), m.extent,
+                          [=](hx::index<2> i) HIPAMP_RESTRICT { m[i[0]][i[1]] += 1.0f; });
+    m.synchronize();
+    for (int c = 0; c < cols; ++c) REQUIRE(data[r * cols + c] == original[r * cols + c] * 2.0f + 1.0f);
+  }
+}
+
+TEST_CASE("const views read data and are never written back", "[array_view][const]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int n = 1000 + hipamp_test::rng()() % 1000;
+    const std::vector<double> input = hipamp_test::random_vector<double>(n, -10.0, 10.0);
+    std::vector<double> out(n, std::nan(""));
+    array_view<const double, 1> in_view(n, input);
+    array_view<double, 1> out_view(n, out);
+    out_view.discard_data();
+    hx::parallel_for_each(acc.get_default_view(), out_view.extent,
+                          [=](hx::index<1> i) HIPAMP_RESTRICT { out_view[i] = in_view[i] * in_view[i]; });
+    out_view.synchronize();
+    for (int i = 0; i < n; ++i) REQUIRE(out[i] == input[i] * input[i]);
+    // A read-only view converts from a writable one and sees its data.
+    array_view<const double, 1> ro = out_view;
+    CHECK(ro[n - 1] == input[n - 1] * input[n - 1]);
+  }
+}
+
+TEST_CASE("view_as and reinterpret_as round trips keep the bytes", "[array_view][view_as]") {
+  std::vector<std::uint32_t> data = hipamp_test::random_vector<std::uint32_t>(24, 0, 0xFFFFFFFFu);
+  const std::vector<std::uint32_t> original = data;
+  array_view<std::uint32_t, 1> flat(24, data);
+  array_view<std::uint32_t, 3> cube = flat.view_as(extent<3>(2, 3, 4));
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 4; ++k) REQUIRE(cube(i, j, k) == original[at3(i, j, k, 3, 4)]);
+  array_view<std::uint32_t, 1> back = cube.view_as(extent<1>(24));
+  for (int i = 0; i < 24; ++i) REQUIRE(back[i] == original[i]);
+
+  array_view<unsigned char, 1> bytes = flat.reinterpret_as<unsigned char>();
+  REQUIRE(bytes.extent == extent<1>(96));
+  unsigned char expected[96];
+  std::memcpy(expected, original.data(), 96);
+  for (int i = 0; i < 96; ++i) REQUIRE(bytes[i] == expected[i]);
+  array_view<float, 1> as_float = flat.reinterpret_as<float>();
+  float f = 0;
+  std::memcpy(&f, &original[5], 4);
+  if (!std::isnan(f)) REQUIRE(as_float[5] == f);
+  // Writing through the reinterpreted view changes the original.
+  bytes[4] = static_cast<unsigned char>(expected[4] ^ 0xFF);
+  std::uint32_t w = 0;
+  std::memcpy(&w, expected + 4, 4);
+  reinterpret_cast<unsigned char*>(&w)[0] ^= 0xFF;
+  CHECK(flat[1] == w);
+}
+
+TEST_CASE("array_view with no data source allocates where it is used", "[array_view]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    array_view<int, 2> scratch(40, 50);
+    hx::parallel_for_each(acc.get_default_view(), scratch.extent,
+                          [=](hx::index<2> i) HIPAMP_RESTRICT { scratch[i] = i[0] * 50 + i[1]; });
+    for (int r = 0; r < 40; ++r)
+      for (int c = 0; c < 50; ++c) REQUIRE(scratch(r, c) == r * 50 + c);
+  }
+}
+
+TEST_CASE("views made separately over one vector stay coherent", "[array_view][coherence]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    std::vector<int> data = hipamp_test::random_vector<int>(512, 0, 100);
+    const std::vector<int> original = data;
+    array_view<int, 1> a(512, data);
+    array_view<int, 1> b(256, data.data() + 256);  // the upper half, made independently
+    hx::parallel_for_each(acc.get_default_view(), a.extent,
+                          [=](hx::index<1> i) HIPAMP_RESTRICT { a[i] += 1; });
+    for (int i = 0; i < 256; ++i) REQUIRE(b[i] == original[256 + i] + 1);
+  }
+}
+
+TEST_CASE("refresh publishes host writes made behind the view", "[array_view][coherence]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    std::vector<int> data(300, 1);
+    array_view<int, 1> v(300, data);
+    hx::parallel_for_each(acc.get_default_view(), v.extent,
+                          [=](hx::index<1> i) HIPAMP_RESTRICT { v[i] += 1; });
+    v.synchronize();
+    REQUIRE(data[7] == 2);
+    const std::vector<int> fresh = hipamp_test::random_vector<int>(300, -9, 9);
+    data = fresh;  // behind the view's back
+    v.refresh();
+    hx::parallel_for_each(acc.get_default_view(), v.extent,
+                          [=](hx::index<1> i) HIPAMP_RESTRICT { v[i] *= 10; });
+    v.synchronize();
+    for (int i = 0; i < 300; ++i) REQUIRE(data[i] == fresh[i] * 10);
+  }
+}
+
+TEST_CASE("synchronize_async completes with the data on the host", "[array_view][async]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    std::vector<float> data = hipamp_test::random_vector<float>(2048, 0.f, 1.f);
+    const std::vector<float> original = data;
+    array_view<float, 1> v(2048, data);
+    hx::parallel_for_each(acc.get_default_view(), v.extent,
+                          [=](hx::index<1> i) HIPAMP_RESTRICT { v[i] = v[i] + 1.0f; });
+    hx::completion_future f = v.synchronize_async();
+    REQUIRE(f.valid());
+    f.get();
+    for (int i = 0; i < 2048; ++i) REQUIRE(data[i] == original[i] + 1.0f);
+    CHECK(v.get_source_accelerator_view().get_accelerator().get_device_path() == L"cpu");
+  }
+}
+
+TEST_CASE("array_view rejects bad shapes with messages naming them", "[array_view][errors]") {
+  std::vector<int> small(10);
+  CHECK_THROWS_AS((array_view<int, 1>(11, small)), hx::runtime_exception);
+  CHECK_THROWS_AS((array_view<int, 2>(3, 4, small)), hx::runtime_exception);
+  CHECK_THROWS_AS((array_view<int, 1>(0, small)), hx::runtime_exception);
+  CHECK_THROWS_AS((array_view<int, 1>(-3, small)), hx::runtime_exception);
+  CHECK_THROWS_AS((array_view<int, 1>(4, static_cast<int*>(nullptr))), hx::runtime_exception);
+  try {
+    array_view<int, 2> bad(3, 4, small);
+    FAIL("no exception");
+  } catch (const hx::runtime_exception& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("[3, 4]") != std::string::npos);
+    CHECK(msg.find("10") != std::string::npos);
+  }
+  std::vector<int> data(100);
+  array_view<int, 2> m(10, 10, data);
+  CHECK_THROWS_AS(m.section(hx::index<2>(5, 5), extent<2>(6, 2)), hx::runtime_exception);
+  CHECK_THROWS_AS(m.section(hx::index<2>(-1, 0), extent<2>(2, 2)), hx::runtime_exception);
+  CHECK_THROWS_AS(m.section(hx::index<2>(0, 0), extent<2>(0, 2)), hx::runtime_exception);
+  CHECK_THROWS_AS(m.view_as(extent<1>(99)), hx::runtime_exception);
+  CHECK_THROWS_AS(m.section(hx::index<2>(0, 0), extent<2>(4, 4)).view_as(extent<1>(16)),
+                  hx::runtime_exception);
+  CHECK_THROWS_AS(m.section(hx::index<2>(1, 1), extent<2>(2, 2)).data(), hx::runtime_exception);
+  std::vector<char> chars(10);
+  array_view<char, 1> cv(10, chars);
+  CHECK_THROWS_AS(cv.reinterpret_as<int>(), hx::runtime_exception);
+}
