@@ -324,4 +324,17 @@ event_ptr data_source::pending_writes(const footprint& /*fp*/) {
   return std::make_shared<all_of_events>(std::move(events));
 }
 
+host_binding bind_to_host(data_source* source, std::size_t element_size, std::size_t offset,
+                          int rank, const std::ptrdiff_t* extent, const std::ptrdiff_t* stride,
+                          bool write) {
+  footprint where;
+  where.element_size = element_size;
+  where.offset = offset;
+  where.extent.assign(extent, extent + rank);
+  where.stride.assign(stride, stride + rank);
+  const unsigned epoch = source->host_epoch();
+  void* base = source->acquire_host(where, write);
+  return host_binding{base, epoch};
+}
+
 }  // namespace hipamp::detail

@@ -16,18 +16,16 @@ launch_scope::~launch_scope() {
 
 launch_scope* launch_scope::current() noexcept { return open_scope; }
 
-void launch_scope::capture(binding b) {
-  b.source->retain();  // the launch keeps every source alive until it completes
-  bindings_.push_back(std::move(b));
+void* launch_scope::bind(data_source* source, footprint where, bool write) {
+  void* base = source->acquire_for_kernel(queue_, where, write);
+  source->retain();  // the launch keeps every source alive until it completes
+  bindings_.push_back(binding{source, std::move(where), write});
+  return base;
 }
 
-void launch_scope::close() {
-  open_scope = previous_;
+void launch_scope::close() noexcept {
+  if (open_) open_scope = previous_;
   open_ = false;
-  for (binding& b : bindings_) {
-    void* base = b.source->acquire_for_kernel(queue_, b.where, b.write);
-    b.rebind(b.view, base);
-  }
 }
 
 void launch_scope::complete(const event_ptr& done) {

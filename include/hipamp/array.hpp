@@ -105,20 +105,22 @@ class array {
   }
 
   // Host access copies the array's data to the host first if it lives on a GPU.
-  T& operator[](const index<N>& idx) { return view_[idx]; }
-  const T& operator[](const index<N>& idx) const { return const_view()[idx]; }
-  T& operator()(const index<N>& idx) { return view_(idx); }
-  const T& operator()(const index<N>& idx) const { return const_view()(idx); }
+  T& operator[](const index<N>& idx) { return view_.checked_element(idx); }
+  const T& operator[](const index<N>& idx) const { return view_.checked_element(idx); }
+  T& operator()(const index<N>& idx) { return view_.checked_element(idx); }
+  const T& operator()(const index<N>& idx) const { return view_.checked_element(idx); }
   template <int M = N, typename = std::enable_if_t<M == 1>>
-  T& operator()(int i0) { return view_(i0); }
+  T& operator()(int i0) { return view_.checked_element(index<1>(i0)); }
   template <int M = N, typename = std::enable_if_t<M == 2>>
-  T& operator()(int i0, int i1) { return view_(i0, i1); }
+  T& operator()(int i0, int i1) { return view_.checked_element(index<2>(i0, i1)); }
   template <int M = N, typename = std::enable_if_t<M == 3>>
-  T& operator()(int i0, int i1, int i2) { return view_(i0, i1, i2); }
+  T& operator()(int i0, int i1, int i2) { return view_.checked_element(index<3>(i0, i1, i2)); }
   template <int M = N>
-  std::enable_if_t<M == 1, T&> operator[](int i) { return view_[i]; }
+  std::enable_if_t<M == 1, T&> operator[](int i) { return view_.checked_element(index<1>(i)); }
   template <int M = N>
-  std::enable_if_t<M == 1, const T&> operator[](int i) const { return const_view()[i]; }
+  std::enable_if_t<M == 1, const T&> operator[](int i) const {
+    return view_.checked_element(index<1>(i));
+  }
   template <int M = N>
   std::enable_if_t<(M > 1), array_view<T, N - 1>> operator[](int i) { return view_[i]; }
   template <int M = N>

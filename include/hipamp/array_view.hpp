@@ -19,6 +19,13 @@
 #include <hipamp/extent.hpp>
 #include <hipamp/index.hpp>
 
+// A copy made by the CPU executor of an already-bound kernel is bound (host pass only).
+#if HIPAMP_DEVICE_COMPILE
+#define HIPAMP_COPY_BOUND(b) (b)
+#else
+#define HIPAMP_COPY_BOUND(b) (::hipamp::detail::copying_bound_kernel || (b))
+#endif
+
 namespace hipamp {
 
 template <class T, int N = 1>
@@ -49,8 +56,29 @@ void check_positive_extent(const extent<N>& e, const char* what) {
   }
 }
 
-// Creates the geometry fields every view needs; one place for all constructors.
 struct view_access;
+
+// What the host-access slow path needs to know of a view, passed by value.
+template <int N>
+struct view_geometry {
+  std::size_t element_size;
+  std::size_t offset;
+  extent<N> shape;
+  std::ptrdiff_t stride[N];
+  footprint where() const {
+    footprint fp;
+    fp.element_size = element_size;
+    fp.offset = offset;
+    fp.extent.assign(N, 0);
+    fp.stride.assign(N, 0);
+    for (int d = 0; d < N; ++d) {
+      fp.extent[d] = shape[d];
+      fp.stride[d] = stride[d];
+    }
+    return fp;
+  }
+};
+
 
 }  // namespace detail
 
@@ -74,6 +102,13 @@ class array_view {
 
   // C++ AMP reads the shape as a property (`av.extent`); treat it as read-only.
   hipamp::extent<N> extent;
+
+ private:
+  // True in the copies a launch made: no host checks. Declared first so a copy sets it before
+  // any other member's copy runs (see detail::bound_copy_guard).
+  bool bound_ = false;
+
+ public:
 
   // ---- construction ---------------------------------------------------------------------
 
@@ -140,10 +175,10 @@ class array_view {
   template <class U, typename = std::enable_if_t<read_only && std::is_same<U, nonconst_type>::value>>
   HIPAMP_HOST_DEVICE array_view(const array_view<U, N>& other)  // NOLINT: implicit as in C++ AMP
       : extent(other.extent),
+        bound_(HIPAMP_COPY_BOUND(other.bound_)),
         data_(other.data_),
         offset_(other.offset_),
-        src_(other.src_),
-        bound_(other.bound_),
+        src_(other.src_, bound_),
         seen_epoch_(other.seen_epoch_) {
     for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
     capture_if_launching();
@@ -152,10 +187,10 @@ class array_view {
   // Copies share the source. Inside parallel_for_each the copy reports itself to the launch.
   HIPAMP_HOST_DEVICE array_view(const array_view& other)
       : extent(other.extent),
+        bound_(HIPAMP_COPY_BOUND(other.bound_)),
         data_(other.data_),
         offset_(other.offset_),
-        src_(other.src_),
-        bound_(other.bound_),
+        src_(other.src_, bound_),
         seen_epoch_(other.seen_epoch_) {
     for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
     capture_if_launching();
@@ -352,18 +387,7 @@ class array_view {
   // Distance in elements between neighbours along dimension d (the last is 1).
   HIPAMP_HOST_DEVICE std::ptrdiff_t stride(int d) const noexcept { return stride_[d]; }
   // Where the view lies in its source (what the coherence directory tracks).
-  detail::footprint where() const {
-    detail::footprint fp;
-    fp.element_size = sizeof(T);
-    fp.offset = offset_;
-    fp.extent.assign(N, 0);
-    fp.stride.assign(N, 0);
-    for (int d = 0; d < N; ++d) {
-      fp.extent[d] = extent[d];
-      fp.stride[d] = stride_[d];
-    }
-    return fp;
-  }
+  detail::footprint where() const { return geometry().where(); }
 
  private:
   struct no_capture {};
@@ -410,31 +434,48 @@ class array_view {
     seen_epoch_ = ~src_->host_epoch();  // force one check before the first host access
   }
 
+  // Neither path below lets `this` escape (see launch_scope::bind): the CPU executor relies
+  // on that to hoist the host check out of its loops.
   HIPAMP_HOST_DEVICE void capture_if_launching() {
 #if !HIPAMP_DEVICE_COMPILE
     if (bound_) return;
     if (detail::launch_scope* scope = detail::launch_scope::current()) {
-      scope->capture({src_.get(), where(), !read_only, this, &array_view::rebind});
+      void* base = scope->bind(src_.get(), where(), !read_only);
+      data_ = reinterpret_cast<T*>(static_cast<char*>(base)) + offset_;
       bound_ = true;
       src_.disown();
     }
 #endif
   }
-  static void rebind(void* view, void* base) {
-    auto* self = static_cast<array_view*>(view);
-    self->data_ = reinterpret_cast<T*>(static_cast<char*>(base)) + self->offset_;
-  }
 
+  // The inline part is one load and a branch on bound_, small enough for the compiler to
+  // unswitch out of a CPU kernel loop; the slow path only writes data_ and seen_epoch_ (which
+  // GCC's IPA mod/ref analysis can see, so bound_ stays loop-invariant).
   HIPAMP_HOST_DEVICE void host_check() const {
 #if !HIPAMP_DEVICE_COMPILE
-    if (!bound_ && HIPAMP_UNLIKELY(src_->host_epoch() != seen_epoch_)) sync_host();
+    if (HIPAMP_UNLIKELY(!detail::running_cpu_kernel && !bound_)) host_check_unbound();
 #endif
   }
-  void sync_host() const {
-    const unsigned epoch = src_->host_epoch();
-    void* base = src_->acquire_host(where(), !read_only);
-    data_ = reinterpret_cast<T*>(static_cast<char*>(base)) + offset_;
-    seen_epoch_ = epoch;
+  // For arrays reached by reference from a CPU kernel: their views are not bound, so they
+  // check even in kernel mode.
+  T& checked_element(const index<N>& idx) const {
+    if (!bound_) host_check_unbound();
+    return data_[linear(idx)];
+  }
+  HIPAMP_NOINLINE void host_check_unbound() const {
+    if (src_->host_epoch() == seen_epoch_) return;
+    std::ptrdiff_t shape[N];
+    for (int d = 0; d < N; ++d) shape[d] = extent[d];
+    const detail::host_binding b =
+        detail::bind_to_host(src_.get(), sizeof(T), offset_, N, shape, stride_, !read_only);
+    data_ = reinterpret_cast<T*>(static_cast<char*>(b.base)) + offset_;
+    seen_epoch_ = b.epoch;
+  }
+
+  detail::view_geometry<N> geometry() const noexcept {
+    detail::view_geometry<N> g{sizeof(T), offset_, extent, {}};
+    for (int d = 0; d < N; ++d) g.stride[d] = stride_[d];
+    return g;
   }
 
   HIPAMP_HOST_DEVICE std::ptrdiff_t linear(const index<N>& idx) const noexcept {
@@ -465,7 +506,6 @@ class array_view {
   std::ptrdiff_t stride_[N] = {};  // in elements; stride_[N-1] == 1
   std::size_t offset_ = 0;         // of element [0,...,0] from the source's base, in elements
   detail::source_ref src_;
-  bool bound_ = false;             // true in the copies a launch made: no host checks
   mutable unsigned seen_epoch_ = 0;
 };
 

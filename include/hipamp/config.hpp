@@ -41,10 +41,12 @@
 #define HIPAMP_HOST_DEVICE HIPAMP_RESTRICT
 
 #if defined(__GNUC__) || defined(__clang__)
+#define HIPAMP_NOINLINE __attribute__((noinline))
 #define HIPAMP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define HIPAMP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define HIPAMP_PRAGMA(x) _Pragma(#x)
 #else
+#define HIPAMP_NOINLINE
 #define HIPAMP_LIKELY(x) (x)
 #define HIPAMP_UNLIKELY(x) (x)
 #define HIPAMP_PRAGMA(x) __pragma(x)

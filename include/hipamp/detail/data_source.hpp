@@ -100,6 +100,13 @@ class source_ref {
     if (owning_) ptr_->retain();
 #endif
   }
+  // A copy for a bound view: never owns, so copying kernels costs no atomic operation.
+  HIPAMP_HOST_DEVICE source_ref(const source_ref& other, bool bound) noexcept
+      : ptr_(other.ptr_), owning_(other.owning_ && !bound) {
+#if !HIPAMP_DEVICE_COMPILE
+    if (owning_) ptr_->retain();
+#endif
+  }
   HIPAMP_HOST_DEVICE source_ref(source_ref&& other) noexcept
       : ptr_(other.ptr_), owning_(other.owning_) {
     other.ptr_ = nullptr;
@@ -132,6 +139,21 @@ class source_ref {
   data_source* ptr_ = nullptr;
   bool owning_ = false;
 };
+
+struct host_binding {
+  void* base;
+  unsigned epoch;
+};
+// A view's host access slow path: syncs the view's bytes to the host and returns the host
+// base with the epoch it is current for. `leaf` promises the compiler that it never calls back
+// into the caller's translation unit, which lets the CPU executor's loops prove that their
+// kernel-mode flag survives the call (see running_cpu_kernel).
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((leaf))
+#endif
+host_binding bind_to_host(data_source* source, std::size_t element_size, std::size_t offset,
+                          int rank, const std::ptrdiff_t* extent, const std::ptrdiff_t* stride,
+                          bool write);
 
 template <class F>
 void footprint::for_each_run(F&& f) const {

@@ -18,8 +18,6 @@ class launch_scope {
     data_source* source;
     footprint where;
     bool write;
-    void* view;                                  // the captured copy
-    void (*rebind)(void* view, void* base);      // points the copy at `base` + its offset
   };
 
   explicit launch_scope(queue_impl& queue);
@@ -30,9 +28,12 @@ class launch_scope {
   // The scope open on this thread, if any.
   static launch_scope* current() noexcept;
 
-  void capture(binding b);
-  // Ends capturing; moves data and rebinds the captured views.
-  void close();
+  // Makes the view's data valid on the target now and returns the source's base address
+  // there. Takes no pointer to the view: a kernel copy whose address never escapes lets the
+  // compiler prove its views' host checks loop-invariant on the CPU device.
+  void* bind(data_source* source, footprint where, bool write);
+  // Ends capturing.
+  void close() noexcept;
   // Records the launch's completion event on every source it touched.
   void complete(const event_ptr& done);
   queue_impl& queue() const noexcept { return queue_; }
@@ -42,6 +43,40 @@ class launch_scope {
   launch_scope* previous_;
   bool open_ = true;
   std::vector<binding> bindings_;
+};
+
+// Set by the CPU executor while it copies an already-bound kernel for one worker thread:
+// the copies are bound too. The executor sets it in the same function that copies, so once the
+// copy is inlined the compiler sees bound_ == true and drops every host check from the loop.
+inline thread_local bool copying_bound_kernel = false;
+
+// True while this thread runs a CPU kernel's loop (views bound to the CPU device). Internal
+// linkage on purpose: no function outside this translation unit can write it and its address
+// is never taken, so the compiler knows the loop cannot change it and unswitches the
+// views' host checks out of the loop. (Each translation unit has its own copy; a kernel copy's
+// views are bound anyway, so a mismatch can only cost speed, never correctness.)
+namespace {
+thread_local bool running_cpu_kernel = false;
+}
+
+// Marks this thread as running a CPU kernel's loop for the guard's lifetime.
+class cpu_kernel_mode {
+ public:
+  cpu_kernel_mode() noexcept : previous_(running_cpu_kernel) { running_cpu_kernel = true; }
+  ~cpu_kernel_mode() { running_cpu_kernel = previous_; }
+  cpu_kernel_mode(const cpu_kernel_mode&) = delete;
+  cpu_kernel_mode& operator=(const cpu_kernel_mode&) = delete;
+
+ private:
+  bool previous_;
+};
+
+class bound_copy_guard {
+ public:
+  bound_copy_guard() noexcept { copying_bound_kernel = true; }
+  ~bound_copy_guard() { copying_bound_kernel = false; }
+  bound_copy_guard(const bound_copy_guard&) = delete;
+  bound_copy_guard& operator=(const bound_copy_guard&) = delete;
 };
 
 }  // namespace hipamp::detail

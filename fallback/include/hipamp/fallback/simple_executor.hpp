@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include <hipamp/config.hpp>
+#include <hipamp/detail/launch_scope.hpp>
 #include <hipamp/extent.hpp>
 #include <hipamp/index.hpp>
 
@@ -30,10 +31,12 @@ struct simple_launch {
 
   static void run(const void* context, std::size_t begin, std::size_t end) {
     const auto& self = *static_cast<const simple_launch*>(context);
-    // A thread-local copy lets the compiler prove the views' host-coherence checks are
-    // loop-invariant (nothing in the loop can reach this object), unswitch them away and
-    // vectorize the loop.
-    const Kernel kernel = *self.kernel;
+    // A per-thread copy whose views the compiler can see are bound (see bound_copy_guard):
+    // their host-coherence checks fold away and the loop vectorizes.
+    const Kernel kernel = [&] {
+      const hipamp::detail::bound_copy_guard guard;
+      return *self.kernel;
+    }();
     const int inner = self.domain[N - 1];
     index<N> idx;
     std::size_t rest = begin;
@@ -41,6 +44,7 @@ struct simple_launch {
       idx[d] = static_cast<int>(rest % static_cast<std::size_t>(self.domain[d]));
       rest /= static_cast<std::size_t>(self.domain[d]);
     }
+    const hipamp::detail::cpu_kernel_mode kernel_mode;
     std::size_t linear = begin;
     while (linear < end) {
       const int first = idx[N - 1];
