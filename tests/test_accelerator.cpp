@@ -32,7 +32,14 @@ TEST_CASE("the CPU device is always present and emulated", "[accelerator]") {
 TEST_CASE("the default accelerator is the first GPU, else the CPU device", "[accelerator]") {
   const accelerator def;
   const std::vector<accelerator> all = accelerator::get_all();
-  if (std::getenv("HIPAMP_DEFAULT_ACCELERATOR") == nullptr) CHECK(def == all.front());
+  const char* env = std::getenv("HIPAMP_DEFAULT_ACCELERATOR");
+  if (env == nullptr) {
+    CHECK(def == all.front());
+  } else if (std::string(env) == "cpu") {
+    CHECK(def == accelerator(accelerator::cpu_accelerator));
+  } else if (std::string(env) == "emulated") {
+    CHECK(def.get_device_path() == L"cpu-discrete");
+  }
   CHECK(accelerator(accelerator::default_accelerator) == def);
   // The default is fixed once used; setting it to the same device still succeeds.
   CHECK(accelerator::set_default(def.get_device_path()));
@@ -126,4 +133,18 @@ TEST_CASE("a kernel's exception on the CPU device reaches the caller", "[paralle
   };
   CHECK_THROWS_WITH(hx::parallel_for_each(cpu.get_default_view(), hx::extent<1>(100000), throwing),
                     "kernel failed at 77777");
+}
+
+TEST_CASE("allocations beyond memory throw out_of_memory naming the size", "[exceptions][memory]") {
+  struct page {
+    char bytes[1 << 16];
+  };
+  FOR_EACH_ACCELERATOR(acc) {
+    try {
+      hx::array<page, 1> huge(0x7FFFFFFF, acc.get_default_view());  // 128 TiB
+      FAIL("a 128 TiB array was allocated");
+    } catch (const hx::out_of_memory& e) {
+      CHECK(std::string(e.what()).find("140737488289792") != std::string::npos);
+    }
+  }
 }
