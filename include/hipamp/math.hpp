@@ -175,6 +175,8 @@ inline long double erfinv_guess(long double q, long double sign) {
   return sign * p * (1.0L - q);
 }
 
+long double erfinv_wide(long double y);
+
 // x with erfc(x) = q for q in (0, 2): two Halley steps on erfc from Giles' guess (cubic
 // convergence from ~4e-7 relative error). The residual erfc(x) - q keeps full relative
 // precision in the tails where erf(x) - y would cancel.
@@ -184,15 +186,26 @@ inline long double erfcinv_wide(long double q) {
     if (q == 2.0L) return -HUGE_VALL;
     return std::nanl("");
   }
+  // Near q = 1, x is small and erfc(x) - q would cancel: solve erf(x) = 1 - q (exact).
+  if (q > 0.5L && q < 1.5L) return erfinv_wide(1.0L - q);
   if (q > 1.0L) return -erfcinv_wide(2.0L - q);
-  if (q == 1.0L) return 0.0L;
   const long double two_over_sqrt_pi = 1.128379167095512573896158903121545172L;
-  long double x = erfinv_guess(q, 1.0L);
-  for (int step = 0; step < 2; ++step) {
+  long double x;
+  if (q >= 1e-7L) {
+    x = erfinv_guess(q, 1.0L);  // Giles' fit covers 1 - q representable in float
+  } else {
+    // Deep tail: erfc(x) ~ exp(-x^2) / (x sqrt(pi)), solved by fixed-point iteration.
+    const long double sqrt_pi = 1.772453850905516027298167483341145183L;
+    x = std::sqrt(-std::log(q));
+    for (int i = 0; i < 4; ++i) x = std::sqrt(-std::log(q * sqrt_pi * x));
+  }
+  for (int step = 0; step < 8; ++step) {
     const long double f = std::erfc(x) - q;
     const long double df = -two_over_sqrt_pi * std::exp(-x * x);
     if (df == 0.0L) break;
-    x -= f / (df + x * f);  // Halley: erfc'' = -2x erfc'
+    const long double dx = f / (df + x * f);  // Halley: erfc'' = -2x erfc'
+    x -= dx;
+    if (std::fabs(dx) <= 1e-19L * std::fabs(x)) break;
   }
   return x;
 }
