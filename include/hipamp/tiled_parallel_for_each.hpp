@@ -38,7 +38,7 @@ struct tiled_launch {
     index<rank> origin;
   };
 
-  HIPAMP_HOST_DEVICE static index<rank> local_of(int linear) noexcept {
+  static index<rank> local_of(int linear) noexcept {
     index<rank> local;
     for (int d = rank - 1; d >= 0; --d) {
       local[d] = linear % shape::dims[d];  // compile-time divisors
