@@ -1,8 +1,9 @@
 // The tiled model on the CPU device, each figure beside its peer in the same run:
 //  - BM_barrier: cost of one tile_barrier::wait per work-item (counter ns_per_item_barrier);
 //  - the seed's 16x16 matrix multiply through the C++ AMP tiled API, the simple model, the
-//    hierarchical API (with array_view accessors, and with raw pointers), and two hand-written OpenMP peers (the plain loop nest for the simple
-//    model, the same 16x16 blocking for the hierarchical API). Counter GFLOPS.
+//    hierarchical API (with array_view accessors, and with raw pointers), and two hand-written
+//    OpenMP peers (the plain loop nest for the simple model, the same 16x16 blocking for the
+//    hierarchical API). Counter GFLOPS.
 // Goals (issue 3): tiled <= 10x the simple model's time; hierarchical within 1.2x of the
 // hand-written blocked OpenMP SIMD loop.
 #include <benchmark/benchmark.h>
@@ -17,7 +18,8 @@ namespace hx = hipamp;
 namespace {
 
 hx::accelerator_view cpu_view() {
-  static const hx::accelerator_view av = hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
+  static const hx::accelerator_view av =
+      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
   return av;
 }
 
@@ -50,9 +52,9 @@ void BM_barrier(benchmark::State& state) {
   }
   o.synchronize();
   benchmark::DoNotOptimize(out.data());
-  state.counters["ns_per_item_barrier"] = benchmark::Counter(
-      double(n) * barriers * double(state.iterations()) * 1e-9,
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_item_barrier"] =
+      benchmark::Counter(double(n) * barriers * double(state.iterations()) * 1e-9,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK_TEMPLATE(BM_barrier, 64)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_barrier, 256)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -68,17 +70,23 @@ void BM_no_barrier_tiled_vs_simple(benchmark::State& state) {
   hx::array_view<float, 1> o(n, out);
   for (auto _ : state) {
     if (tiled) {
-      hx::parallel_for_each(cpu_view(), o.extent.tile<TileSize>(),
-                            [=](hx::tiled_index<TileSize> t) { o[t.global] = 2.0f * i[t.global] + 1.0f; });
+      hx::parallel_for_each(
+          cpu_view(), o.extent.tile<TileSize>(),
+          [=](hx::tiled_index<TileSize> t) { o[t.global] = 2.0f * i[t.global] + 1.0f; });
     } else {
-      hx::parallel_for_each(cpu_view(), o.extent, [=](hx::index<1> idx) { o[idx] = 2.0f * i[idx] + 1.0f; });
+      hx::parallel_for_each(cpu_view(), o.extent,
+                            [=](hx::index<1> idx) { o[idx] = 2.0f * i[idx] + 1.0f; });
     }
   }
   o.synchronize();
   state.SetLabel(tiled ? "tiled, no barrier" : "simple");
   state.SetBytesProcessed(int64_t(state.iterations()) * n * 8);
 }
-BENCHMARK_TEMPLATE(BM_no_barrier_tiled_vs_simple, 256)->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_no_barrier_tiled_vs_simple, 256)
+    ->Arg(0)
+    ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 // ---- matrix multiply -------------------------------------------------------------------
 
@@ -88,13 +96,15 @@ struct matmul_data {
   int n;
   std::vector<float> a, b, c;
   explicit matmul_data(int size)
-      : n(size), a(random_floats(std::size_t(size) * size)), b(random_floats(std::size_t(size) * size)),
+      : n(size),
+        a(random_floats(std::size_t(size) * size)),
+        b(random_floats(std::size_t(size) * size)),
         c(std::size_t(size) * size, 0.0f) {}
 };
 
 void set_flops(benchmark::State& state, int n) {
-  state.counters["GFLOPS"] = benchmark::Counter(2.0 * n * n * double(n) * double(state.iterations()) * 1e-9,
-                                                benchmark::Counter::kIsRate);
+  state.counters["GFLOPS"] = benchmark::Counter(
+      2.0 * n * n * double(n) * double(state.iterations()) * 1e-9, benchmark::Counter::kIsRate);
 }
 
 void BM_matmul_tiled_amp(benchmark::State& state) {
@@ -103,21 +113,23 @@ void BM_matmul_tiled_amp(benchmark::State& state) {
   hx::array_view<float, 2> c(d.n, d.n, d.c);
   const int inner = d.n;
   for (auto _ : state) {
-    hx::parallel_for_each(cpu_view(), c.extent.tile<tile, tile>(), [=](hx::tiled_index<tile, tile> t) {
-      const int row = t.local[0];
-      const int col = t.local[1];
-      float sum = 0.0f;
-      for (int i = 0; i < inner; i += tile) {
-        HIPAMP_TILE_STATIC float block_a[tile][tile];
-        HIPAMP_TILE_STATIC float block_b[tile][tile];
-        block_a[row][col] = a(t.global[0], col + i);
-        block_b[row][col] = b(row + i, t.global[1]);
-        t.barrier.wait();
-        for (int k = 0; k < tile; ++k) sum += block_a[row][k] * block_b[k][col];
-        t.barrier.wait();
-      }
-      c[t.global] = sum;
-    });
+    hx::parallel_for_each(cpu_view(), c.extent.tile<tile, tile>(),
+                          [=](hx::tiled_index<tile, tile> t) {
+                            const int row = t.local[0];
+                            const int col = t.local[1];
+                            float sum = 0.0f;
+                            for (int i = 0; i < inner; i += tile) {
+                              HIPAMP_TILE_STATIC float block_a[tile][tile];
+                              HIPAMP_TILE_STATIC float block_b[tile][tile];
+                              block_a[row][col] = a(t.global[0], col + i);
+                              block_b[row][col] = b(row + i, t.global[1]);
+                              t.barrier.wait();
+                              for (int k = 0; k < tile; ++k)
+                                sum += block_a[row][k] * block_b[k][col];
+                              t.barrier.wait();
+                            }
+                            c[t.global] = sum;
+                          });
   }
   c.synchronize();
   set_flops(state, d.n);
@@ -145,24 +157,27 @@ void BM_matmul_hierarchical(benchmark::State& state) {
   hx::array_view<float, 2> c(d.n, d.n, d.c);
   const int inner = d.n;
   for (auto _ : state) {
-    hx::parallel_for_each_tile(cpu_view(), c.extent.tile<tile, tile>(), [=](const hx::tile_context<tile, tile>& t) {
-      HIPAMP_TILE_STATIC float block_a[tile][tile];
-      HIPAMP_TILE_STATIC float block_b[tile][tile];
-      HIPAMP_TILE_STATIC float sum[tile][tile];
-      t.for_each_item([&](const hx::tile_item<2>& it) { sum[it.local[0]][it.local[1]] = 0.0f; });
-      for (int i = 0; i < inner; i += tile) {
-        t.for_each_item([&](const hx::tile_item<2>& it) {
-          block_a[it.local[0]][it.local[1]] = a(it.global[0], it.local[1] + i);
-          block_b[it.local[0]][it.local[1]] = b(it.local[0] + i, it.global[1]);
+    hx::parallel_for_each_tile(
+        cpu_view(), c.extent.tile<tile, tile>(), [=](const hx::tile_context<tile, tile>& t) {
+          HIPAMP_TILE_STATIC float block_a[tile][tile];
+          HIPAMP_TILE_STATIC float block_b[tile][tile];
+          HIPAMP_TILE_STATIC float sum[tile][tile];
+          t.for_each_item(
+              [&](const hx::tile_item<2>& it) { sum[it.local[0]][it.local[1]] = 0.0f; });
+          for (int i = 0; i < inner; i += tile) {
+            t.for_each_item([&](const hx::tile_item<2>& it) {
+              block_a[it.local[0]][it.local[1]] = a(it.global[0], it.local[1] + i);
+              block_b[it.local[0]][it.local[1]] = b(it.local[0] + i, it.global[1]);
+            });
+            t.for_each_item([&](const hx::tile_item<2>& it) {
+              float s = sum[it.local[0]][it.local[1]];
+              for (int k = 0; k < tile; ++k) s += block_a[it.local[0]][k] * block_b[k][it.local[1]];
+              sum[it.local[0]][it.local[1]] = s;
+            });
+          }
+          t.for_each_item(
+              [&](const hx::tile_item<2>& it) { c[it.global] = sum[it.local[0]][it.local[1]]; });
         });
-        t.for_each_item([&](const hx::tile_item<2>& it) {
-          float s = sum[it.local[0]][it.local[1]];
-          for (int k = 0; k < tile; ++k) s += block_a[it.local[0]][k] * block_b[k][it.local[1]];
-          sum[it.local[0]][it.local[1]] = s;
-        });
-      }
-      t.for_each_item([&](const hx::tile_item<2>& it) { c[it.global] = sum[it.local[0]][it.local[1]]; });
-    });
   }
   c.synchronize();
   set_flops(state, d.n);
@@ -177,27 +192,30 @@ void BM_matmul_hierarchical_raw(benchmark::State& state) {
   hx::array_view<float, 2> c(d.n, d.n, d.c);
   const int inner = d.n;
   for (auto _ : state) {
-    hx::parallel_for_each_tile(cpu_view(), c.extent.tile<tile, tile>(), [=](const hx::tile_context<tile, tile>& t) {
-      HIPAMP_TILE_STATIC float block_a[tile][tile];
-      HIPAMP_TILE_STATIC float block_b[tile][tile];
-      HIPAMP_TILE_STATIC float sum[tile][tile];
-      const float* pa = a.unchecked_data();
-      const float* pb = b.unchecked_data();
-      const std::ptrdiff_t sa = a.stride(0), sb = b.stride(0);
-      t.for_each_item([&](const hx::tile_item<2>& it) { sum[it.local[0]][it.local[1]] = 0.0f; });
-      for (int i = 0; i < inner; i += tile) {
-        t.for_each_item([&](const hx::tile_item<2>& it) {
-          block_a[it.local[0]][it.local[1]] = pa[it.global[0] * sa + it.local[1] + i];
-          block_b[it.local[0]][it.local[1]] = pb[(it.local[0] + i) * sb + it.global[1]];
+    hx::parallel_for_each_tile(
+        cpu_view(), c.extent.tile<tile, tile>(), [=](const hx::tile_context<tile, tile>& t) {
+          HIPAMP_TILE_STATIC float block_a[tile][tile];
+          HIPAMP_TILE_STATIC float block_b[tile][tile];
+          HIPAMP_TILE_STATIC float sum[tile][tile];
+          const float* pa = a.unchecked_data();
+          const float* pb = b.unchecked_data();
+          const std::ptrdiff_t sa = a.stride(0), sb = b.stride(0);
+          t.for_each_item(
+              [&](const hx::tile_item<2>& it) { sum[it.local[0]][it.local[1]] = 0.0f; });
+          for (int i = 0; i < inner; i += tile) {
+            t.for_each_item([&](const hx::tile_item<2>& it) {
+              block_a[it.local[0]][it.local[1]] = pa[it.global[0] * sa + it.local[1] + i];
+              block_b[it.local[0]][it.local[1]] = pb[(it.local[0] + i) * sb + it.global[1]];
+            });
+            t.for_each_item([&](const hx::tile_item<2>& it) {
+              float s = sum[it.local[0]][it.local[1]];
+              for (int k = 0; k < tile; ++k) s += block_a[it.local[0]][k] * block_b[k][it.local[1]];
+              sum[it.local[0]][it.local[1]] = s;
+            });
+          }
+          t.for_each_item(
+              [&](const hx::tile_item<2>& it) { c[it.global] = sum[it.local[0]][it.local[1]]; });
         });
-        t.for_each_item([&](const hx::tile_item<2>& it) {
-          float s = sum[it.local[0]][it.local[1]];
-          for (int k = 0; k < tile; ++k) s += block_a[it.local[0]][k] * block_b[k][it.local[1]];
-          sum[it.local[0]][it.local[1]] = s;
-        });
-      }
-      t.for_each_item([&](const hx::tile_item<2>& it) { c[it.global] = sum[it.local[0]][it.local[1]]; });
-    });
   }
   c.synchronize();
   set_flops(state, d.n);

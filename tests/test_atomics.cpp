@@ -49,7 +49,8 @@ TEST_CASE("atomic_fetch_add/sub/inc/dec on int and unsigned are exact under cont
       o.synchronize();
       uc.synchronize();
       uo.synchronize();
-      CHECK(std::all_of(counters.begin(), counters.end(), [](int x) { return x == items / slots; }));
+      CHECK(
+          std::all_of(counters.begin(), counters.end(), [](int x) { return x == items / slots; }));
       CHECK(std::all_of(ucounters.begin(), ucounters.end(),
                         [](unsigned x) { return x == unsigned(items / slots); }));
       CHECK(olds_are_a_permutation(olds));
@@ -188,8 +189,8 @@ TEST_CASE("atomic_exchange hands every value on exactly once", "[atomics]") {
     std::iota(ids.begin(), ids.end(), 0.0);
     for (int s = 0; s < slots; ++s) {
       std::vector<double> expected_i{-1.0 - s}, expected_u{1000000.0 + s}, expected_f{-0.5 - s};
-      std::vector<double> got_i{double(islot[std::size_t(s)])}, got_u{double(uslot[std::size_t(s)])},
-          got_f{double(fslot[std::size_t(s)])};
+      std::vector<double> got_i{double(islot[std::size_t(s)])},
+          got_u{double(uslot[std::size_t(s)])}, got_f{double(fslot[std::size_t(s)])};
       for (int i = s; i < items; i += slots) {
         expected_i.push_back(i);
         expected_u.push_back(i);

@@ -20,8 +20,7 @@ void hierarchical_matmul(const hx::accelerator_view& av, const hx::array_view<co
                          const hx::array_view<float, 2>& c) {
   const int inner = a.extent[1];
   hx::parallel_for_each_tile(
-      av, c.extent.tile<tile, tile>(),
-      [=] HIPAMP_RESTRICT(const hx::tile_context<tile, tile>& t) {
+      av, c.extent.tile<tile, tile>(), [=] HIPAMP_RESTRICT(const hx::tile_context<tile, tile>& t) {
         HIPAMP_TILE_STATIC float block_a[tile][tile];
         HIPAMP_TILE_STATIC float block_b[tile][tile];
         HIPAMP_TILE_STATIC float sum[tile][tile];  // per-work-item state across phases
@@ -37,9 +36,8 @@ void hierarchical_matmul(const hx::accelerator_view& av, const hx::array_view<co
             sum[it.local[0]][it.local[1]] = s;
           });
         }
-        t.for_each_item([&](const hx::tile_item<2>& it) {
-          c[it.global] = sum[it.local[0]][it.local[1]];
-        });
+        t.for_each_item(
+            [&](const hx::tile_item<2>& it) { c[it.global] = sum[it.local[0]][it.local[1]]; });
       });
 }
 
@@ -91,20 +89,19 @@ TEST_CASE("hierarchical tree reduction with single() gives the exact sum", "[hie
       std::vector<int> partial(std::size_t(tiles), std::numeric_limits<int>::min());
       hx::array_view<const int, 1> in(n, data);
       hx::array_view<int, 1> out(tiles, partial);
-      hx::parallel_for_each_tile(acc.get_default_view(), domain,
-                                 [=] HIPAMP_RESTRICT(const hx::tile_context<width>& t) {
-                                   HIPAMP_TILE_STATIC int s[width];
-                                   t.for_each_item([&](const hx::tile_item<1>& it) {
-                                     s[it.local[0]] =
-                                         in.extent.contains(it.global) ? in[it.global] : 0;
-                                   });
-                                   for (int half = width / 2; half > 0; half /= 2) {
-                                     t.for_each_item([&](const hx::tile_item<1>& it) {
-                                       if (it.local[0] < half) s[it.local[0]] += s[it.local[0] + half];
-                                     });
-                                   }
-                                   t.single([&] { out[t.tile()] = s[0]; });
-                                 });
+      hx::parallel_for_each_tile(
+          acc.get_default_view(), domain, [=] HIPAMP_RESTRICT(const hx::tile_context<width>& t) {
+            HIPAMP_TILE_STATIC int s[width];
+            t.for_each_item([&](const hx::tile_item<1>& it) {
+              s[it.local[0]] = in.extent.contains(it.global) ? in[it.global] : 0;
+            });
+            for (int half = width / 2; half > 0; half /= 2) {
+              t.for_each_item([&](const hx::tile_item<1>& it) {
+                if (it.local[0] < half) s[it.local[0]] += s[it.local[0] + half];
+              });
+            }
+            t.single([&] { out[t.tile()] = s[0]; });
+          });
       out.synchronize();
       CHECK(std::accumulate(partial.begin(), partial.end(), 0LL) ==
             std::accumulate(data.begin(), data.end(), 0LL));
@@ -121,18 +118,17 @@ TEST_CASE("hierarchical 3-D tiles agree with the same kernel in the tiled model"
     std::vector<int> by_phases(e.size(), 1), by_barriers(e.size(), 2);
     hx::array_view<const int, 3> in(e, data);
     hx::array_view<int, 3> p(e, by_phases), b(e, by_barriers);
-    hx::parallel_for_each_tile(av, e.tile<2, 4, 8>(),
-                               [=] HIPAMP_RESTRICT(const hx::tile_context<2, 4, 8>& t) {
-                                 HIPAMP_TILE_STATIC int s[2][4][8];
-                                 t.for_each_item([&](const hx::tile_item<3>& it) {
-                                   s[it.local[0]][it.local[1]][it.local[2]] = in[it.global];
-                                 });
-                                 t.for_each_item([&](const hx::tile_item<3>& it) {
-                                   p[it.global] = s[1 - it.local[0]][3 - it.local[1]][it.local[2]] -
-                                                  s[it.local[0]][it.local[1]][7 - it.local[2]] +
-                                                  t.tile()[2];
-                                 });
-                               });
+    hx::parallel_for_each_tile(
+        av, e.tile<2, 4, 8>(), [=] HIPAMP_RESTRICT(const hx::tile_context<2, 4, 8>& t) {
+          HIPAMP_TILE_STATIC int s[2][4][8];
+          t.for_each_item([&](const hx::tile_item<3>& it) {
+            s[it.local[0]][it.local[1]][it.local[2]] = in[it.global];
+          });
+          t.for_each_item([&](const hx::tile_item<3>& it) {
+            p[it.global] = s[1 - it.local[0]][3 - it.local[1]][it.local[2]] -
+                           s[it.local[0]][it.local[1]][7 - it.local[2]] + t.tile()[2];
+          });
+        });
     hx::parallel_for_each(av, e.tile<2, 4, 8>(), [=] HIPAMP_RESTRICT(hx::tiled_index<2, 4, 8> t) {
       HIPAMP_TILE_STATIC int s[2][4][8];
       s[t.local[0]][t.local[1]][t.local[2]] = in[t.global];

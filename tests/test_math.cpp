@@ -108,9 +108,8 @@ void check_1(const hx::accelerator_view& av, const char* name, const std::vector
     }
     if (!same_bits(out[std::size_t(i)], out2[std::size_t(i)])) ++differ;
   }
-  report_worst(name, inputs, out, [&](int i) {
-    return ref(static_cast<long double>(inputs[std::size_t(i)]));
-  });
+  report_worst(name, inputs, out,
+               [&](int i) { return ref(static_cast<long double>(inputs[std::size_t(i)])); });
   INFO(name << ": " << first.str());
   CHECK(bad == 0);
   CHECK(differ == 0);
@@ -194,30 +193,36 @@ long double cospi_ref(long double x) {
 #define REF2(expr) [](long double x, long double y) { return static_cast<long double>(expr); }
 
 // precise_math in float (both spellings: name##f and the float overload) and in double.
-#define PRECISE_F1(name, inputs, ulps, abs_tol, ref)                                       \
-  check_1<float>(av, "precise_math::" #name "f", inputs, ulps, abs_tol,                   \
-                 [] HIPAMP_RESTRICT(float x) { return pm::name##f(x); },                  \
-                 [] HIPAMP_RESTRICT(float x) { return pm::name(x); }, ref)
-#define PRECISE_D1(name, inputs, ulps, abs_tol, ref)                                       \
-  check_1<double>(av, "precise_math::" #name "(double)", inputs, ulps, abs_tol,           \
-                  [] HIPAMP_RESTRICT(double x) { return pm::name(x); },                   \
-                  [] HIPAMP_RESTRICT(double x) { return pm::name(x); }, ref)
-#define PRECISE_F2(name, xs, ys, ulps, abs_tol, ref)                                       \
-  check_2<float>(av, "precise_math::" #name "f", xs, ys, ulps, abs_tol,                   \
-                 [] HIPAMP_RESTRICT(float x, float y) { return pm::name##f(x, y); },      \
-                 [] HIPAMP_RESTRICT(float x, float y) { return pm::name(x, y); }, ref)
-#define PRECISE_D2(name, xs, ys, ulps, abs_tol, ref)                                       \
-  check_2<double>(av, "precise_math::" #name "(double)", xs, ys, ulps, abs_tol,           \
-                  [] HIPAMP_RESTRICT(double x, double y) { return pm::name(x, y); },      \
-                  [] HIPAMP_RESTRICT(double x, double y) { return pm::name(x, y); }, ref)
-#define FAST_1(name, inputs, ref)                                                          \
-  check_1<float>(av, "fast_math::" #name "f", inputs, fast_ulps, fast_abs,               \
-                 [] HIPAMP_RESTRICT(float x) { return fm::name##f(x); },                  \
-                 [] HIPAMP_RESTRICT(float x) { return fm::name(x); }, ref)
-#define FAST_2(name, xs, ys, ref)                                                          \
-  check_2<float>(av, "fast_math::" #name "f", xs, ys, fast_ulps, fast_abs,               \
-                 [] HIPAMP_RESTRICT(float x, float y) { return fm::name##f(x, y); },      \
-                 [] HIPAMP_RESTRICT(float x, float y) { return fm::name(x, y); }, ref)
+#define PRECISE_F1(name, inputs, ulps, abs_tol, ref)          \
+  check_1<float>(                                             \
+      av, "precise_math::" #name "f", inputs, ulps, abs_tol,  \
+      [] HIPAMP_RESTRICT(float x) { return pm::name##f(x); }, \
+      [] HIPAMP_RESTRICT(float x) { return pm::name(x); }, ref)
+#define PRECISE_D1(name, inputs, ulps, abs_tol, ref)                \
+  check_1<double>(                                                  \
+      av, "precise_math::" #name "(double)", inputs, ulps, abs_tol, \
+      [] HIPAMP_RESTRICT(double x) { return pm::name(x); },         \
+      [] HIPAMP_RESTRICT(double x) { return pm::name(x); }, ref)
+#define PRECISE_F2(name, xs, ys, ulps, abs_tol, ref)                      \
+  check_2<float>(                                                         \
+      av, "precise_math::" #name "f", xs, ys, ulps, abs_tol,              \
+      [] HIPAMP_RESTRICT(float x, float y) { return pm::name##f(x, y); }, \
+      [] HIPAMP_RESTRICT(float x, float y) { return pm::name(x, y); }, ref)
+#define PRECISE_D2(name, xs, ys, ulps, abs_tol, ref)                     \
+  check_2<double>(                                                       \
+      av, "precise_math::" #name "(double)", xs, ys, ulps, abs_tol,      \
+      [] HIPAMP_RESTRICT(double x, double y) { return pm::name(x, y); }, \
+      [] HIPAMP_RESTRICT(double x, double y) { return pm::name(x, y); }, ref)
+#define FAST_1(name, inputs, ref)                               \
+  check_1<float>(                                               \
+      av, "fast_math::" #name "f", inputs, fast_ulps, fast_abs, \
+      [] HIPAMP_RESTRICT(float x) { return fm::name##f(x); },   \
+      [] HIPAMP_RESTRICT(float x) { return fm::name(x); }, ref)
+#define FAST_2(name, xs, ys, ref)                                         \
+  check_2<float>(                                                         \
+      av, "fast_math::" #name "f", xs, ys, fast_ulps, fast_abs,           \
+      [] HIPAMP_RESTRICT(float x, float y) { return fm::name##f(x, y); }, \
+      [] HIPAMP_RESTRICT(float x, float y) { return fm::name(x, y); }, ref)
 
 TEST_CASE("precise_math float functions match the standard library", "[math]") {
   FOR_EACH_ACCELERATOR(acc) {
@@ -235,12 +240,9 @@ TEST_CASE("precise_math float functions match the standard library", "[math]") {
     PRECISE_F1(cospi, uniform(-8.0f, 8.0f), 1, 0, REF1(cospi_ref(x)));
     PRECISE_F1(erf, uniform(-4.0f, 4.0f), 2, 0, REF1(std::erf(x)));
     PRECISE_F1(erfc, uniform(-4.0f, 9.0f), 4, 0, REF1(std::erfc(x)));
-    PRECISE_F1(erfinv, uniform(-0.9999f, 0.9999f), 2, 0,
-               REF1(erfinv_ref(x)));
-    PRECISE_F1(erfcinv, uniform(1e-4f, 1.9999f), 4, 0,
-               REF1(erfcinv_ref(x)));
-    PRECISE_F1(erfcinv, log_uniform(1e-37f, 1e-4f), 4, 0,
-               REF1(erfcinv_ref(x)));
+    PRECISE_F1(erfinv, uniform(-0.9999f, 0.9999f), 2, 0, REF1(erfinv_ref(x)));
+    PRECISE_F1(erfcinv, uniform(1e-4f, 1.9999f), 4, 0, REF1(erfcinv_ref(x)));
+    PRECISE_F1(erfcinv, log_uniform(1e-37f, 1e-4f), 4, 0, REF1(erfcinv_ref(x)));
     PRECISE_F1(exp, uniform(-87.0f, 88.0f), 2, 0, REF1(std::exp(x)));
     PRECISE_F1(exp10, uniform(-37.0f, 38.0f), 2, 0, REF1(std::pow(10.0L, x)));
     PRECISE_F1(exp2, uniform(-126.0f, 127.0f), 2, 0, REF1(std::exp2(x)));
@@ -301,12 +303,9 @@ TEST_CASE("precise_math double functions match the standard library", "[math]") 
     PRECISE_D1(cospi, uniform(-8.0, 8.0), 2, 0, REF1(cospi_ref(x)));
     PRECISE_D1(erf, uniform(-6.0, 6.0), 2, 0, REF1(std::erf(x)));
     PRECISE_D1(erfc, uniform(-6.0, 26.0), 5, 0, REF1(std::erfc(x)));
-    PRECISE_D1(erfinv, uniform(-0.999999, 0.999999), 5, 0,
-               REF1(erfinv_ref(x)));
-    PRECISE_D1(erfcinv, uniform(1e-6, 1.999999), 6, 0,
-               REF1(erfcinv_ref(x)));
-    PRECISE_D1(erfcinv, log_uniform(1e-300, 1e-6), 6, 0,
-               REF1(erfcinv_ref(x)));
+    PRECISE_D1(erfinv, uniform(-0.999999, 0.999999), 5, 0, REF1(erfinv_ref(x)));
+    PRECISE_D1(erfcinv, uniform(1e-6, 1.999999), 6, 0, REF1(erfcinv_ref(x)));
+    PRECISE_D1(erfcinv, log_uniform(1e-300, 1e-6), 6, 0, REF1(erfcinv_ref(x)));
     PRECISE_D1(exp, uniform(-700.0, 700.0), 1, 0, REF1(std::exp(x)));
     PRECISE_D1(exp10, uniform(-300.0, 300.0), 1, 0, REF1(std::pow(10.0L, x)));
     PRECISE_D1(exp2, uniform(-1000.0, 1000.0), 1, 0, REF1(std::exp2(x)));
@@ -344,8 +343,7 @@ TEST_CASE("precise_math double functions match the standard library", "[math]") 
     PRECISE_D2(nextafter, uniform(-5.0, 5.0), uniform(-5.0, 5.0), 0, 0,
                REF2(std::nextafter(static_cast<double>(x), static_cast<double>(y))));
     PRECISE_D2(pow, uniform(0.01, 10.0), uniform(-300.0, 300.0), 2, 0, REF2(std::pow(x, y)));
-    PRECISE_D2(remainder, uniform(-1e9, 1e9), uniform(-5.0, 5.0), 0, 0,
-               REF2(std::remainder(x, y)));
+    PRECISE_D2(remainder, uniform(-1e9, 1e9), uniform(-5.0, 5.0), 0, 0, REF2(std::remainder(x, y)));
   }
 }
 
@@ -386,7 +384,12 @@ TEST_CASE("fast_math functions match the standard library within fast tolerances
 }
 
 TEST_CASE("math functions with several results, integer results or special values", "[math]") {
-  const float specials_f[] = {0.0f, -0.0f, 1.5f, -2.75f, 1e-40f /* subnormal */, -3e38f,
+  const float specials_f[] = {0.0f,
+                              -0.0f,
+                              1.5f,
+                              -2.75f,
+                              1e-40f /* subnormal */,
+                              -3e38f,
                               std::numeric_limits<float>::infinity(),
                               -std::numeric_limits<float>::infinity(),
                               std::numeric_limits<float>::quiet_NaN()};
@@ -458,7 +461,8 @@ TEST_CASE("math functions with several results, integer results or special value
         bad += dr[0] != std::frexp(xd, &exd) || ir[2] != exd;
         bad += dr[1] != std::modf(xd, &ipd) || dr[2] != ipd;
         bad += dr[3] != std::ldexp(xd, ei) || dr[4] != std::ldexp(xd, ei);
-        bad += dr[5] != std::remquo(xd, yd, &qd) || (ir[3] & 7) != (qd & 7) || (ir[3] < 0) != (qd < 0);
+        bad +=
+            dr[5] != std::remquo(xd, yd, &qd) || (ir[3] & 7) != (qd & 7) || (ir[3] < 0) != (qd < 0);
         bad += !close_enough(dr[6], std::sin(static_cast<long double>(xd)), 2, 0);
         bad += !close_enough(dr[7], std::cos(static_cast<long double>(xd)), 2, 0);
         bad += ir[4] != std::ilogb(xf) || ir[5] != std::ilogb(xd);
@@ -510,11 +514,10 @@ TEST_CASE("math functions with several results, integer results or special value
         const float v = in[std::size_t(i)];
         const double w = v;
         const int* r = &flags[std::size_t(i) * 14];
-        const int expected[14] = {std::isfinite(v), std::isinf(v),     std::isnan(v),
-                                  std::isnormal(v), std::signbit(v),   std::isfinite(w),
-                                  std::isinf(w),    std::isnan(w),     std::isnormal(w),
-                                  std::signbit(w),  std::isfinite(v),  std::isinf(v),
-                                  std::isnan(v),    std::signbit(v)};
+        const int expected[14] = {
+            std::isfinite(v), std::isinf(v), std::isnan(v), std::isnormal(v), std::signbit(v),
+            std::isfinite(w), std::isinf(w), std::isnan(w), std::isnormal(w), std::signbit(w),
+            std::isfinite(v), std::isinf(v), std::isnan(v), std::signbit(v)};
         for (int k = 0; k < 14; ++k) {
           if (r[k] != expected[k]) {
             ++bad;

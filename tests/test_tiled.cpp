@@ -41,8 +41,8 @@ void tiled_matmul(const hx::accelerator_view& av, const hx::array_view<const flo
 }
 
 // C = A * B in double, and the sum of |a_ik * b_kj| that bounds the float rounding error.
-void reference_matmul(const std::vector<float>& a, const std::vector<float>& b, int m, int k,
-                      int n, std::vector<double>& c, std::vector<double>& magnitude) {
+void reference_matmul(const std::vector<float>& a, const std::vector<float>& b, int m, int k, int n,
+                      std::vector<double>& c, std::vector<double>& magnitude) {
   c.assign(static_cast<std::size_t>(m) * n, 0.0);
   magnitude.assign(c.size(), 0.0);
   for (int i = 0; i < m; ++i) {
@@ -213,7 +213,8 @@ TEST_CASE("3-D and non-square tiles exchange data through tile_static memory", "
       for (int i = 0; i < e[0]; ++i) {
         for (int j = 0; j < e[1]; ++j) {
           int sum = 0;
-          for (int r = (i / 8) * 8; r < (i / 8) * 8 + 8; ++r) sum += data[std::size_t(r) * e[1] + j];
+          for (int r = (i / 8) * 8; r < (i / 8) * 8 + 8; ++r)
+            sum += data[std::size_t(r) * e[1] + j];
           if (result[std::size_t(i) * e[1] + j] != sum) ++bad;
         }
       }
@@ -225,16 +226,17 @@ TEST_CASE("3-D and non-square tiles exchange data through tile_static memory", "
       std::vector<int> result(std::size_t(n), 0);
       hx::array_view<const int, 1> in(n, data);
       hx::array_view<int, 1> out(n, result);
-      hx::parallel_for_each(av, in.extent.tile<1024>(), [=] HIPAMP_RESTRICT(hx::tiled_index<1024> t) {
-        HIPAMP_TILE_STATIC int s[1024];
-        s[t.local[0]] = in[t.global];
-        t.barrier.wait();
-        const int mirrored = s[1023 - t.local[0]];
-        t.barrier.wait();
-        s[t.local[0]] = mirrored + 1;
-        t.barrier.wait();
-        out[t.global] = s[(t.local[0] + 1) % 1024];
-      });
+      hx::parallel_for_each(av, in.extent.tile<1024>(),
+                            [=] HIPAMP_RESTRICT(hx::tiled_index<1024> t) {
+                              HIPAMP_TILE_STATIC int s[1024];
+                              s[t.local[0]] = in[t.global];
+                              t.barrier.wait();
+                              const int mirrored = s[1023 - t.local[0]];
+                              t.barrier.wait();
+                              s[t.local[0]] = mirrored + 1;
+                              t.barrier.wait();
+                              out[t.global] = s[(t.local[0] + 1) % 1024];
+                            });
       out.synchronize();
       std::size_t bad = 0;
       for (int i = 0; i < n; ++i) {
@@ -343,9 +345,10 @@ TEST_CASE("a domain not divisible by the tile is an invalid_compute_domain", "[t
     CHECK_THROWS_AS(hx::parallel_for_each(acc.get_default_view(), hx::extent<1>(0).tile<4>(),
                                           [=] HIPAMP_RESTRICT(hx::tiled_index<4>) {}),
                     hx::invalid_compute_domain);
-    CHECK_THROWS_AS(hx::parallel_for_each(acc.get_default_view(), hx::extent<3>(8, 8, 6).tile<2, 2, 4>(),
-                                          [=] HIPAMP_RESTRICT(hx::tiled_index<2, 2, 4>) {}),
-                    hx::invalid_compute_domain);
+    CHECK_THROWS_AS(
+        hx::parallel_for_each(acc.get_default_view(), hx::extent<3>(8, 8, 6).tile<2, 2, 4>(),
+                              [=] HIPAMP_RESTRICT(hx::tiled_index<2, 2, 4>) {}),
+        hx::invalid_compute_domain);
   }
 }
 
@@ -360,15 +363,16 @@ TEST_CASE("pad() and truncate() cover ragged domains as in C++ AMP", "[tiled]") 
       std::vector<int> result(e.size(), 999999);
       hx::array_view<const int, 2> in(e, data);
       hx::array_view<int, 2> out(e, result);
-      hx::parallel_for_each(av, e.tile<16, 16>().pad(), [=] HIPAMP_RESTRICT(hx::tiled_index<16, 16> t) {
-        HIPAMP_TILE_STATIC int row_sum[16][16];
-        const bool inside = in.extent.contains(t.global);
-        row_sum[t.local[0]][t.local[1]] = inside ? in[t.global] : 0;
-        t.barrier.wait();
-        int sum = 0;
-        for (int j = 0; j < 16; ++j) sum += row_sum[t.local[0]][j];
-        if (inside) out[t.global] = sum;
-      });
+      hx::parallel_for_each(av, e.tile<16, 16>().pad(),
+                            [=] HIPAMP_RESTRICT(hx::tiled_index<16, 16> t) {
+                              HIPAMP_TILE_STATIC int row_sum[16][16];
+                              const bool inside = in.extent.contains(t.global);
+                              row_sum[t.local[0]][t.local[1]] = inside ? in[t.global] : 0;
+                              t.barrier.wait();
+                              int sum = 0;
+                              for (int j = 0; j < 16; ++j) sum += row_sum[t.local[0]][j];
+                              if (inside) out[t.global] = sum;
+                            });
       out.synchronize();
       std::size_t bad = 0;
       for (int i = 0; i < e[0]; ++i) {
@@ -386,10 +390,9 @@ TEST_CASE("pad() and truncate() cover ragged domains as in C++ AMP", "[tiled]") 
       std::vector<int> result(e.size(), 999999);
       hx::array_view<const int, 2> in(e, data);
       hx::array_view<int, 2> out(e, result);
-      hx::parallel_for_each(av, e.tile<16, 16>().truncate(),
-                            [=] HIPAMP_RESTRICT(hx::tiled_index<16, 16> t) {
-                              out[t.global] = 3 * in[t.global];
-                            });
+      hx::parallel_for_each(
+          av, e.tile<16, 16>().truncate(),
+          [=] HIPAMP_RESTRICT(hx::tiled_index<16, 16> t) { out[t.global] = 3 * in[t.global]; });
       out.synchronize();
       std::size_t bad = 0;
       for (int i = 0; i < e[0]; ++i) {
@@ -412,15 +415,14 @@ TEST_CASE("a work-item with a large stack frame waits at barriers", "[tiled]") {
     if (!acc.is_cpu()) continue;  // GPU stacks are far smaller
     hx::array_view<const int, 1> in(n, data);
     hx::array_view<int, 1> out(n, result);
-    hx::parallel_for_each(acc.get_default_view(), in.extent.tile<64>(),
-                          [=](hx::tiled_index<64> t) {
-                            volatile int local[4096];
-                            for (int i = 0; i < 4096; ++i) local[i] = in[t.global] + i;
-                            t.barrier.wait();
-                            int sum = 0;
-                            for (int i = 0; i < 4096; i += 512) sum += local[i];
-                            out[t.global] = sum;
-                          });
+    hx::parallel_for_each(acc.get_default_view(), in.extent.tile<64>(), [=](hx::tiled_index<64> t) {
+      volatile int local[4096];
+      for (int i = 0; i < 4096; ++i) local[i] = in[t.global] + i;
+      t.barrier.wait();
+      int sum = 0;
+      for (int i = 0; i < 4096; i += 512) sum += local[i];
+      out[t.global] = sum;
+    });
     out.synchronize();
     std::size_t bad = 0;
     for (int i = 0; i < n; ++i) {
@@ -500,7 +502,7 @@ TEST_CASE("the CPU device reports barriers that not all work-items reach", "[til
 }
 
 TEST_CASE("tile_barrier::wait outside a tiled launch throws", "[tiled][errors]") {
-  const hx::tiled_index<4> fake(hx::index<1>(0), hx::index<1>(0), hx::index<1>(0),
-                                hx::index<1>(0), hx::tile_barrier());
+  const hx::tiled_index<4> fake(hx::index<1>(0), hx::index<1>(0), hx::index<1>(0), hx::index<1>(0),
+                                hx::tile_barrier());
   CHECK_THROWS_AS(fake.barrier.wait(), hx::runtime_exception);
 }

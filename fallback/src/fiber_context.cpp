@@ -56,12 +56,12 @@ void* make_context(void* stack_top, entry_function entry, void* arg) noexcept {
   // After the six pops and the ret the trampoline runs with rsp = top - 16, 16-byte aligned
   // as the call it makes requires.
   auto* frame = reinterpret_cast<std::uintptr_t*>(top - 72);
-  frame[0] = 0;                                                       // r15
-  frame[1] = 0;                                                       // r14
-  frame[2] = reinterpret_cast<std::uintptr_t>(arg);                   // r13
-  frame[3] = reinterpret_cast<std::uintptr_t>(entry);                 // r12
-  frame[4] = 0;                                                       // rbx
-  frame[5] = 0;                                                       // rbp
+  frame[0] = 0;                                                           // r15
+  frame[1] = 0;                                                           // r14
+  frame[2] = reinterpret_cast<std::uintptr_t>(arg);                       // r13
+  frame[3] = reinterpret_cast<std::uintptr_t>(entry);                     // r12
+  frame[4] = 0;                                                           // rbx
+  frame[5] = 0;                                                           // rbp
   frame[6] = reinterpret_cast<std::uintptr_t>(&hipamp_fiber_trampoline);  // return address
   return frame;
 }
@@ -130,8 +130,8 @@ void* make_context(void* stack_top, entry_function entry, void* arg) noexcept {
   auto top = reinterpret_cast<std::uintptr_t>(stack_top) & ~std::uintptr_t{15};
   auto* frame = reinterpret_cast<std::uintptr_t*>(top - 176);
   for (int i = 0; i < 22; ++i) frame[i] = 0;
-  frame[0] = reinterpret_cast<std::uintptr_t>(entry);                     // x19
-  frame[1] = reinterpret_cast<std::uintptr_t>(arg);                       // x20
+  frame[0] = reinterpret_cast<std::uintptr_t>(entry);                      // x19
+  frame[1] = reinterpret_cast<std::uintptr_t>(arg);                        // x20
   frame[11] = reinterpret_cast<std::uintptr_t>(&hipamp_fiber_trampoline);  // x30 (lr)
   return frame;
 }

@@ -237,9 +237,9 @@ class worker {
       round_finished_ = 1;
       switch_to(1, false);
       if (round_waits_ != 0 && !error_) {
-        error_ = std::make_exception_ptr(runtime_exception(divergence_message(
-            "work-item 0 returned while " + std::to_string(round_waits_) +
-            " other work-item(s) wait at a tile_barrier")));
+        error_ = std::make_exception_ptr(runtime_exception(
+            divergence_message("work-item 0 returned while " + std::to_string(round_waits_) +
+                               " other work-item(s) wait at a tile_barrier")));
       }
     }
     if (error_) {

@@ -59,10 +59,10 @@ inline T host_fetch_update(T* dest, Combine combine) noexcept {
 
 // ---- exchange and compare-exchange ------------------------------------------------------
 
-#define HIPAMP_ATOMIC_EXCHANGE(T)                                                  \
-  HIPAMP_HOST_DEVICE inline T atomic_exchange(T* dest, T value) noexcept {         \
-    return HIPAMP_ATOMIC_PICK(atomicExch(dest, value),                             \
-                              detail::atomic::host_exchange(dest, value));         \
+#define HIPAMP_ATOMIC_EXCHANGE(T)                                          \
+  HIPAMP_HOST_DEVICE inline T atomic_exchange(T* dest, T value) noexcept { \
+    return HIPAMP_ATOMIC_PICK(atomicExch(dest, value),                     \
+                              detail::atomic::host_exchange(dest, value)); \
   }
 HIPAMP_ATOMIC_EXCHANGE(int)
 HIPAMP_ATOMIC_EXCHANGE(unsigned int)
@@ -71,11 +71,11 @@ HIPAMP_ATOMIC_EXCHANGE(float)
 
 // If *dest equals *expected, stores `value` and returns true; otherwise copies *dest into
 // *expected and returns false (C++ AMP's semantics).
-#define HIPAMP_ATOMIC_CAS(T)                                                               \
+#define HIPAMP_ATOMIC_CAS(T)                                                                       \
   HIPAMP_HOST_DEVICE inline bool atomic_compare_exchange(T* dest, T* expected, T value) noexcept { \
-    return HIPAMP_ATOMIC_PICK(detail::atomic::device_compare_exchange(dest, expected, value),   \
-                              __atomic_compare_exchange_n(dest, expected, value, false,         \
-                                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+    return HIPAMP_ATOMIC_PICK(detail::atomic::device_compare_exchange(dest, expected, value),      \
+                              __atomic_compare_exchange_n(dest, expected, value, false,            \
+                                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED));    \
   }
 HIPAMP_ATOMIC_CAS(int)
 HIPAMP_ATOMIC_CAS(unsigned int)
@@ -83,33 +83,33 @@ HIPAMP_ATOMIC_CAS(unsigned int)
 
 // ---- read-modify-write ------------------------------------------------------------------
 
-#define HIPAMP_ATOMIC_RMW(name, T, device_expr, host_expr)                \
-  HIPAMP_HOST_DEVICE inline T name(T* dest, T value) noexcept {          \
-    return HIPAMP_ATOMIC_PICK(device_expr, host_expr);                   \
+#define HIPAMP_ATOMIC_RMW(name, T, device_expr, host_expr)      \
+  HIPAMP_HOST_DEVICE inline T name(T* dest, T value) noexcept { \
+    return HIPAMP_ATOMIC_PICK(device_expr, host_expr);          \
   }
 
-#define HIPAMP_ATOMIC_INTEGRAL(T)                                                              \
-  HIPAMP_ATOMIC_RMW(atomic_fetch_add, T, atomicAdd(dest, value),                               \
-                    __atomic_fetch_add(dest, value, __ATOMIC_RELAXED))                         \
-  HIPAMP_ATOMIC_RMW(atomic_fetch_sub, T, atomicSub(dest, value),                               \
-                    __atomic_fetch_sub(dest, value, __ATOMIC_RELAXED))                         \
-  HIPAMP_ATOMIC_RMW(atomic_fetch_and, T, atomicAnd(dest, value),                               \
-                    __atomic_fetch_and(dest, value, __ATOMIC_RELAXED))                         \
-  HIPAMP_ATOMIC_RMW(atomic_fetch_or, T, atomicOr(dest, value),                                 \
-                    __atomic_fetch_or(dest, value, __ATOMIC_RELAXED))                          \
-  HIPAMP_ATOMIC_RMW(atomic_fetch_xor, T, atomicXor(dest, value),                               \
-                    __atomic_fetch_xor(dest, value, __ATOMIC_RELAXED))                         \
-  HIPAMP_ATOMIC_RMW(atomic_fetch_max, T, atomicMax(dest, value),                               \
-                    detail::atomic::host_fetch_update(                                         \
-                        dest, [value](T old) { return old < value ? value : old; }))           \
-  HIPAMP_ATOMIC_RMW(atomic_fetch_min, T, atomicMin(dest, value),                               \
-                    detail::atomic::host_fetch_update(                                         \
-                        dest, [value](T old) { return value < old ? value : old; }))           \
-  HIPAMP_HOST_DEVICE inline T atomic_fetch_inc(T* dest) noexcept {                             \
-    return atomic_fetch_add(dest, static_cast<T>(1));                                                       \
-  }                                                                                            \
-  HIPAMP_HOST_DEVICE inline T atomic_fetch_dec(T* dest) noexcept {                             \
-    return atomic_fetch_sub(dest, static_cast<T>(1));                                                       \
+#define HIPAMP_ATOMIC_INTEGRAL(T)                                                    \
+  HIPAMP_ATOMIC_RMW(atomic_fetch_add, T, atomicAdd(dest, value),                     \
+                    __atomic_fetch_add(dest, value, __ATOMIC_RELAXED))               \
+  HIPAMP_ATOMIC_RMW(atomic_fetch_sub, T, atomicSub(dest, value),                     \
+                    __atomic_fetch_sub(dest, value, __ATOMIC_RELAXED))               \
+  HIPAMP_ATOMIC_RMW(atomic_fetch_and, T, atomicAnd(dest, value),                     \
+                    __atomic_fetch_and(dest, value, __ATOMIC_RELAXED))               \
+  HIPAMP_ATOMIC_RMW(atomic_fetch_or, T, atomicOr(dest, value),                       \
+                    __atomic_fetch_or(dest, value, __ATOMIC_RELAXED))                \
+  HIPAMP_ATOMIC_RMW(atomic_fetch_xor, T, atomicXor(dest, value),                     \
+                    __atomic_fetch_xor(dest, value, __ATOMIC_RELAXED))               \
+  HIPAMP_ATOMIC_RMW(atomic_fetch_max, T, atomicMax(dest, value),                     \
+                    detail::atomic::host_fetch_update(                               \
+                        dest, [value](T old) { return old < value ? value : old; })) \
+  HIPAMP_ATOMIC_RMW(atomic_fetch_min, T, atomicMin(dest, value),                     \
+                    detail::atomic::host_fetch_update(                               \
+                        dest, [value](T old) { return value < old ? value : old; })) \
+  HIPAMP_HOST_DEVICE inline T atomic_fetch_inc(T* dest) noexcept {                   \
+    return atomic_fetch_add(dest, static_cast<T>(1));                                \
+  }                                                                                  \
+  HIPAMP_HOST_DEVICE inline T atomic_fetch_dec(T* dest) noexcept {                   \
+    return atomic_fetch_sub(dest, static_cast<T>(1));                                \
   }
 
 HIPAMP_ATOMIC_INTEGRAL(int)

@@ -263,25 +263,25 @@ inline double lgamma_reentrant(double x) {
 namespace precise_math {
 
 // name##f(float), name(float) and name(double), with the device call and the host call.
-#define HIPAMP_PRECISE_1(name, device_f, device_d, host_f, host_d)                      \
-  HIPAMP_HOST_DEVICE inline float name##f(float x) noexcept {                           \
-    return HIPAMP_MATH_PICK(device_f(x), host_f(x));                                    \
-  }                                                                                     \
-  HIPAMP_HOST_DEVICE inline float name(float x) noexcept { return name##f(x); }         \
-  HIPAMP_HOST_DEVICE inline double name(double x) noexcept {                            \
-    return HIPAMP_MATH_PICK(device_d(x), host_d(x));                                    \
+#define HIPAMP_PRECISE_1(name, device_f, device_d, host_f, host_d)              \
+  HIPAMP_HOST_DEVICE inline float name##f(float x) noexcept {                   \
+    return HIPAMP_MATH_PICK(device_f(x), host_f(x));                            \
+  }                                                                             \
+  HIPAMP_HOST_DEVICE inline float name(float x) noexcept { return name##f(x); } \
+  HIPAMP_HOST_DEVICE inline double name(double x) noexcept {                    \
+    return HIPAMP_MATH_PICK(device_d(x), host_d(x));                            \
   }
 #define HIPAMP_PRECISE_STD_1(name) HIPAMP_PRECISE_1(name, ::name##f, ::name, std::name, std::name)
 #define HIPAMP_PRECISE_OWN_1(name) \
   HIPAMP_PRECISE_1(name, ::name##f, ::name, detail::math::name, detail::math::name)
 
-#define HIPAMP_PRECISE_2(name, device_f, device_d, host)                                \
-  HIPAMP_HOST_DEVICE inline float name##f(float x, float y) noexcept {                  \
-    return HIPAMP_MATH_PICK(device_f(x, y), host(x, y));                                \
-  }                                                                                     \
+#define HIPAMP_PRECISE_2(name, device_f, device_d, host)                                    \
+  HIPAMP_HOST_DEVICE inline float name##f(float x, float y) noexcept {                      \
+    return HIPAMP_MATH_PICK(device_f(x, y), host(x, y));                                    \
+  }                                                                                         \
   HIPAMP_HOST_DEVICE inline float name(float x, float y) noexcept { return name##f(x, y); } \
-  HIPAMP_HOST_DEVICE inline double name(double x, double y) noexcept {                  \
-    return HIPAMP_MATH_PICK(device_d(x, y), host(x, y));                                \
+  HIPAMP_HOST_DEVICE inline double name(double x, double y) noexcept {                      \
+    return HIPAMP_MATH_PICK(device_d(x, y), host(x, y));                                    \
   }
 #define HIPAMP_PRECISE_STD_2(name) HIPAMP_PRECISE_2(name, ::name##f, ::name, std::name)
 
@@ -454,7 +454,7 @@ HIPAMP_HOST_DEVICE inline double nan(int) noexcept {
 }
 
 // Classification, returning int as in C++ AMP.
-#define HIPAMP_CLASSIFY(name, impl)                                                    \
+#define HIPAMP_CLASSIFY(name, impl)                                                      \
   HIPAMP_HOST_DEVICE inline int name(float x) noexcept { return detail::math::impl(x); } \
   HIPAMP_HOST_DEVICE inline int name(double x) noexcept { return detail::math::impl(x); }
 HIPAMP_CLASSIFY(isfinite, is_finite)
@@ -478,16 +478,16 @@ namespace fast_math {
 
 // name##f(float) and name(float): the device's fast intrinsic where it has one, else the
 // precise float function.
-#define HIPAMP_FAST_1(name, device_fast)                                                \
-  HIPAMP_HOST_DEVICE inline float name##f(float x) noexcept {                           \
-    return HIPAMP_MATH_PICK(device_fast(x), precise_math::name##f(x));                  \
-  }                                                                                     \
+#define HIPAMP_FAST_1(name, device_fast)                               \
+  HIPAMP_HOST_DEVICE inline float name##f(float x) noexcept {          \
+    return HIPAMP_MATH_PICK(device_fast(x), precise_math::name##f(x)); \
+  }                                                                    \
   HIPAMP_HOST_DEVICE inline float name(float x) noexcept { return name##f(x); }
 #define HIPAMP_FAST_SAME_1(name) HIPAMP_FAST_1(name, precise_math::name##f)
-#define HIPAMP_FAST_2(name, device_fast)                                                \
-  HIPAMP_HOST_DEVICE inline float name##f(float x, float y) noexcept {                  \
-    return HIPAMP_MATH_PICK(device_fast(x, y), precise_math::name##f(x, y));            \
-  }                                                                                     \
+#define HIPAMP_FAST_2(name, device_fast)                                     \
+  HIPAMP_HOST_DEVICE inline float name##f(float x, float y) noexcept {       \
+    return HIPAMP_MATH_PICK(device_fast(x, y), precise_math::name##f(x, y)); \
+  }                                                                          \
   HIPAMP_HOST_DEVICE inline float name(float x, float y) noexcept { return name##f(x, y); }
 
 HIPAMP_FAST_SAME_1(acos)
