@@ -143,7 +143,12 @@ struct hierarchical_cpu_launch {
 
   static void run_tiles(const void* context, std::size_t begin, std::size_t end) {
     const auto& self = *static_cast<const hierarchical_cpu_launch*>(context);
-    const TileKernel body = *self.kernel;  // thread-local copy, as in the simple executor
+    // A per-thread bound copy in kernel mode, as in the simple executor (simple_executor.hpp).
+    const TileKernel body = [&] {
+      const bound_copy_guard guard;
+      return *self.kernel;
+    }();
+    const cpu_kernel_mode kernel_mode;
     for (std::size_t t = begin; t < end; ++t) {
       index<rank> tile;
       index<rank> origin;

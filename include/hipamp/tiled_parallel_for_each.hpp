@@ -73,7 +73,12 @@ struct tiled_launch {
 
   static void run_tiles(const void* context, std::size_t begin, std::size_t end) {
     const auto& self = *static_cast<const tiled_launch*>(context);
-    const Kernel kernel = *self.kernel;  // thread-local copy, as in the simple executor
+    // A per-thread bound copy in kernel mode, as in the simple executor (simple_executor.hpp).
+    const Kernel kernel = [&] {
+      const hipamp::detail::bound_copy_guard guard;
+      return *self.kernel;
+    }();
+    const hipamp::detail::cpu_kernel_mode kernel_mode;
     tile_session session;
     for (std::size_t t = begin; t < end; ++t) {
       tile_frame frame{&kernel, {}, {}};
