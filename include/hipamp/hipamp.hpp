@@ -13,4 +13,5 @@
 #include <hipamp/array.hpp>
 #include <hipamp/copy.hpp>
 #include <hipamp/parallel_for_each.hpp>
+#include <hipamp/matmul.hpp>
 #include <hipamp/transfer_statistics.hpp>
