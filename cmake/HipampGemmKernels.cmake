@@ -23,6 +23,16 @@ function(hipamp_add_gemm_kernels target)
                    COMPILE_OPTIONS "-ffp-contract=fast")
     endforeach()
   endif()
+  # The GPU GEMM is compiled into libhipamp too (float and double in two translation units so
+  # they build in parallel): callers need no GPU compiler for hipamp::gemm.
+  if(HIPAMP_BACKEND_RESOLVED STREQUAL "cuda" OR HIPAMP_BACKEND_RESOLVED STREQUAL "hip")
+    string(TOUPPER "${HIPAMP_BACKEND_RESOLVED}" _language)
+    set(_gpu_sources "${PROJECT_SOURCE_DIR}/lib/gemm_gpu_float.cpp"
+                     "${PROJECT_SOURCE_DIR}/lib/gemm_gpu_double.cpp")
+    target_sources(${target} PRIVATE ${_gpu_sources})
+    set_source_files_properties(${_gpu_sources} TARGET_DIRECTORY ${target}
+                                PROPERTIES LANGUAGE ${_language})
+  endif()
   target_compile_definitions(${target} PRIVATE HIPAMP_GEMM_HAVE_AVX2=${_have_avx2}
                                                HIPAMP_GEMM_HAVE_AVX512=${_have_avx512})
 endfunction()
