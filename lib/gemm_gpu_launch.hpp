@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -162,6 +163,12 @@ void run(const gemm_problem<T>& p, void* stream, int device, int config,
   const int chosen = config >= 0 ? config : pick(p, device, table);
   device_guard guard(device);
   table[chosen].launch(p, static_cast<stream_t>(stream));
+}
+
+template <class... Configs>
+auto make_table(config_list<Configs...>) {
+  using T = typename std::tuple_element<0, std::tuple<typename Configs::value_type...>>::type;
+  return std::vector<config_entry<T>>{entry<Configs>()...};
 }
 
 template <class T>
