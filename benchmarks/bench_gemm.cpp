@@ -82,7 +82,8 @@ void cpu_gemm(benchmark::State& state) {
   const std::vector<T> a = random_matrix<T>(elements, 1);
   const std::vector<T> b = random_matrix<T>(elements, 2);
   std::vector<T> c(elements);
-  const hx::accelerator_view cpu = hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
+  const hx::accelerator_view cpu =
+      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
   const hx::array_view<const T, 2> av_a(n, n, a);
   const hx::array_view<const T, 2> av_b(n, n, b);
   const hx::array_view<T, 2> av_c(n, n, c);
@@ -92,7 +93,9 @@ void cpu_gemm(benchmark::State& state) {
   };
 #if HIPAMP_BENCH_EIGEN
   std::vector<T> c_eigen(elements);
-  const auto run_eigen = [&] { gemm_peer::eigen_gemm(a.data(), b.data(), c_eigen.data(), n, n, n); };
+  const auto run_eigen = [&] {
+    gemm_peer::eigen_gemm(a.data(), b.data(), c_eigen.data(), n, n, n);
+  };
   run_eigen();
 #endif
   run_hipamp();  // warm-up: packing buffers, thread pool
@@ -128,7 +131,11 @@ void cpu_gemm(benchmark::State& state) {
                  " (no Eigen peer in this build)");
 #endif
 }
-BENCHMARK_TEMPLATE(cpu_gemm, float)->Arg(1024)->Arg(2048)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(cpu_gemm, float)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(cpu_gemm, double)->Arg(2048)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // Each compiled CPU micro-kernel this machine runs, on the same 2048^3 float problem; the
@@ -166,7 +173,8 @@ void cpu_gemm_kernels(benchmark::State& state) {
     state.counters[std::string(hx::fallback::to_string(isas[i])) + "_GFLOPS"] =
         flops / median(times[i]) * 1e-9;
   }
-  state.SetLabel(std::string("library picks ") + hx::fallback::to_string(hx::fallback::gemm_best_isa()));
+  state.SetLabel(std::string("library picks ") +
+                 hx::fallback::to_string(hx::fallback::gemm_best_isa()));
 }
 BENCHMARK(cpu_gemm_kernels)->UseManualTime()->Unit(benchmark::kMillisecond);
 
@@ -329,7 +337,8 @@ void gpu_sgemm(benchmark::State& state) {
   cublasDestroy(handle);
   const double bound = 2.0 * (n + 4) * 1.1920929e-7 * n;  // |sum| <= n, both within n eps
   if (!(worst <= bound)) {
-    state.SkipWithError(("hipamp and cuBLAS disagree: max |diff| " + std::to_string(worst)).c_str());
+    state.SkipWithError(
+        ("hipamp and cuBLAS disagree: max |diff| " + std::to_string(worst)).c_str());
     return;
   }
 
@@ -347,7 +356,8 @@ void gpu_sgemm(benchmark::State& state) {
   state.counters["max_abs_diff_vs_cublas"] = worst;
   state.SetLabel("picked " + configs[hx::detail::gpu::gemm_pick_config(problem, device)].name);
 }
-BENCHMARK(gpu_sgemm)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(gpu_sgemm)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(
+    benchmark::kMillisecond);
 
 #if HIPAMP_BENCH_HAS_TILED
 constexpr int seed_tile = 16;

@@ -132,9 +132,9 @@ double mismatch(const std::vector<T>& got, const std::vector<T>& serial, int k) 
     if (std::is_integral<T>::value) {
       worst = std::max(worst, diff);
     } else {
-      const double bound = 2.0 * k * std::numeric_limits<T>::epsilon() *
-                               std::fabs(static_cast<double>(serial[i])) +
-                           std::numeric_limits<T>::min();
+      const double bound =
+          2.0 * k * std::numeric_limits<T>::epsilon() * std::fabs(static_cast<double>(serial[i])) +
+          std::numeric_limits<T>::min();
       worst = std::max(worst, std::isnan(diff) ? 1e30 : diff / bound);
     }
   }
@@ -155,8 +155,8 @@ void time_variant(const char* name, F&& run, const std::vector<T>& serial, int k
     std::fill(c.begin(), c.end(), T(-1));
     const auto start = std::chrono::steady_clock::now();
     run(c);
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                              .count());
+    best = std::min(
+        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   const double error = mismatch(c, serial, k);
   const bool ok = error <= 1.0;
@@ -187,23 +187,24 @@ void run_size(const hx::accelerator_view& av, int m, int k, int n, int repetitio
   std::printf("  %-28s %9.4f s\n", "serial",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 
-  time_variant<T>("simple parallel_for_each",
-                  [&](std::vector<T>& c) { multiply_simple(av, a, b, c, m, k, n); }, serial, k,
-                  repetitions, result);
+  time_variant<T>(
+      "simple parallel_for_each", [&](std::vector<T>& c) { multiply_simple(av, a, b, c, m, k, n); },
+      serial, k, repetitions, result);
 #if HIPAMP_EXAMPLE_HAS_TILED
-  time_variant<T>("tiled 16x16",
-                  [&](std::vector<T>& c) { multiply_tiled(av, a, b, c, m, k, n); }, serial, k,
-                  repetitions, result);
-  time_variant<T>("tiled 16x16 tile_static",
-                  [&](std::vector<T>& c) { multiply_tiled_shared(av, a, b, c, m, k, n); }, serial,
-                  k, repetitions, result);
+  time_variant<T>(
+      "tiled 16x16", [&](std::vector<T>& c) { multiply_tiled(av, a, b, c, m, k, n); }, serial, k,
+      repetitions, result);
+  time_variant<T>(
+      "tiled 16x16 tile_static",
+      [&](std::vector<T>& c) { multiply_tiled_shared(av, a, b, c, m, k, n); }, serial, k,
+      repetitions, result);
 #else
   std::printf("  (tiled variants need <hipamp/tiled_parallel_for_each.hpp>)\n");
 #endif
   if constexpr (std::is_same<T, float>::value) {
-    time_variant<T>("hipamp::matmul",
-                    [&](std::vector<float>& c) { multiply_library(av, a, b, c, m, k, n); },
-                    serial, k, repetitions, result);
+    time_variant<T>(
+        "hipamp::matmul", [&](std::vector<float>& c) { multiply_library(av, a, b, c, m, k, n); },
+        serial, k, repetitions, result);
   }
 }
 

@@ -90,9 +90,9 @@ void check_gemm_operands(const char* function, matrix_op op_a, matrix_op op_b,
                          const gemm_operand& a, const gemm_operand& b, const gemm_operand& c) {
   for (const gemm_operand* x : {&a, &b, &c}) {
     if (x->shape[0] <= 0 || x->shape[1] <= 0) {
-      throw runtime_exception(std::string(function) + ": " + x->name + " has extent " +
-                              to_string(x->shape) +
-                              "; empty matrices do not exist in C++ AMP (every extent is positive)");
+      throw runtime_exception(
+          std::string(function) + ": " + x->name + " has extent " + to_string(x->shape) +
+          "; empty matrices do not exist in C++ AMP (every extent is positive)");
     }
   }
   const int m = op_a == matrix_op::none ? a.shape[0] : a.shape[1];
@@ -114,14 +114,14 @@ void check_gemm_operands(const char* function, matrix_op op_a, matrix_op op_b,
     if (footprints_overlap(c.source, c.where, input->source, input->where)) {
       throw runtime_exception(std::string(function) + ": C (extent " + to_string(c.shape) +
                               ") shares elements with " + input->name + " (extent " +
-                              to_string(input->shape) +
-                              "); the output must not overlap an input");
+                              to_string(input->shape) + "); the output must not overlap an input");
     }
   }
 }
 
 accelerator_view gemm_default_view(const data_source* c_source) {
-  if (c_source != nullptr && c_source->home_queue()) return accelerator_view(c_source->home_queue());
+  if (c_source != nullptr && c_source->home_queue())
+    return accelerator_view(c_source->home_queue());
   return accelerator::get_auto_selection_view();
 }
 

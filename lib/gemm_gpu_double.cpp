@@ -5,7 +5,8 @@ namespace hipamp::detail::gpu {
 namespace {
 
 const std::vector<gemm::config_entry<double>>& table() {
-  static const std::vector<gemm::config_entry<double>> configs = gemm::make_table(gemm::double_configs{});
+  static const std::vector<gemm::config_entry<double>> configs =
+      gemm::make_table(gemm::double_configs{});
   return configs;
 }
 

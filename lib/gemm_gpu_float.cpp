@@ -5,7 +5,8 @@ namespace hipamp::detail::gpu {
 namespace {
 
 const std::vector<gemm::config_entry<float>>& table() {
-  static const std::vector<gemm::config_entry<float>> configs = gemm::make_table(gemm::float_configs{});
+  static const std::vector<gemm::config_entry<float>> configs =
+      gemm::make_table(gemm::float_configs{});
   return configs;
 }
 

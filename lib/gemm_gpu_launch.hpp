@@ -106,7 +106,8 @@ struct config_entry {
 template <class Cfg>
 config_entry<typename Cfg::value_type> entry() {
   gemm_config_info info;
-  info.name = std::to_string(Cfg::BM) + "x" + std::to_string(Cfg::BN) + "x" + std::to_string(Cfg::BK);
+  info.name =
+      std::to_string(Cfg::BM) + "x" + std::to_string(Cfg::BN) + "x" + std::to_string(Cfg::BK);
   info.block_m = Cfg::BM;
   info.block_n = Cfg::BN;
   info.block_k = Cfg::BK;

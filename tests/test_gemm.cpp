@@ -153,8 +153,8 @@ std::vector<case_spec<T>> shape_cases() {
   std::vector<case_spec<T>> cases;
   // Odd sizes around and across every block boundary of both kernels (1, 17, 255, 1000),
   // kept to a few million multiply-adds each so the suite stays fast on two cores.
-  const int shapes[][3] = {{1, 1, 1},     {17, 17, 17},   {1, 1000, 17},  {1000, 1, 255},
-                           {17, 255, 1},  {255, 17, 1000}, {1000, 255, 17}, {17, 1000, 255},
+  const int shapes[][3] = {{1, 1, 1},       {17, 17, 17},    {1, 1000, 17},   {1000, 1, 255},
+                           {17, 255, 1},    {255, 17, 1000}, {1000, 255, 17}, {17, 1000, 255},
                            {255, 255, 255}, {130, 129, 131}, {64, 64, 64}};
   const matrix_op ops[][2] = {{N, N}, {N, Tr}, {Tr, N}, {Tr, Tr}};
   for (const auto& shape : shapes) {
@@ -175,7 +175,7 @@ void check_alpha_beta_on(const hx::accelerator_view& av) {
   const matrix_op N = matrix_op::none;
   const matrix_op Tr = matrix_op::transpose;
   const case_spec<T> cases[] = {
-      {N, N, 37, 45, 53, T(1), T(1)},      {N, Tr, 37, 45, 53, T(-2.5), T(0.5)},
+      {N, N, 37, 45, 53, T(1), T(1)},       {N, Tr, 37, 45, 53, T(-2.5), T(0.5)},
       {Tr, N, 45, 37, 300, T(0.25), T(-1)}, {Tr, Tr, 33, 65, 129, T(3), T(0)},
       {N, N, 200, 40, 600, T(-1), T(2)},
   };
@@ -254,8 +254,8 @@ TEST_CASE("gemm on sections: leading dimensions, untouched neighbours", "[gemm]"
         const int i = r - 4, j = col - 6;
         long double sum = 0, mag = 0;
         for (int p = 0; p < k; ++p) {
-          const long double t = static_cast<long double>(big_a[(3 + i) * 70 + 5 + p]) *
-                                big_b[(7 + j) * 70 + 2 + p];
+          const long double t =
+              static_cast<long double>(big_a[(3 + i) * 70 + 5 + p]) * big_b[(7 + j) * 70 + 2 + p];
           sum += t;
           mag += std::fabs(t);
         }
@@ -402,8 +402,9 @@ TEST_CASE("gemm rejects mismatched shapes, aliasing and empty matrices", "[gemm]
       }
     }
     SECTION("transpose makes the shapes fit, or not") {
-      CHECK_THROWS_AS(hx::gemm(av, matrix_op::transpose, matrix_op::none, 1.0f, a34, b45, 0.0f, c35),
-                      hx::runtime_exception);
+      CHECK_THROWS_AS(
+          hx::gemm(av, matrix_op::transpose, matrix_op::none, 1.0f, a34, b45, 0.0f, c35),
+          hx::runtime_exception);
       hx::array_view<float, 2> c44(4, 4, vc);
       hx::array_view<const float, 2> b34(3, 4, vb);
       hx::gemm(av, matrix_op::transpose, matrix_op::none, 1.0f, a34, b34, 0.0f, c44);  // fits
@@ -445,9 +446,9 @@ TEST_CASE("gemm rejects mismatched shapes, aliasing and empty matrices", "[gemm]
       hx::array_view<const float, 2> first_half(8, 4, shared);
       hx::array_view<float, 2> all(16, 4, shared);
       hx::array_view<const float, 2> b4(4, 4, vb);
-      CHECK_THROWS_AS(hx::matmul(av, first_half, b4, all.section(hx::index<2>(0, 0),
-                                                                 hx::extent<2>(8, 4))),
-                      hx::runtime_exception);
+      CHECK_THROWS_AS(
+          hx::matmul(av, first_half, b4, all.section(hx::index<2>(0, 0), hx::extent<2>(8, 4))),
+          hx::runtime_exception);
     }
     SECTION("column blocks of one matrix interleave without overlapping: allowed") {
       // [A | C] side by side in one 16 x 8 matrix: C = A * B with A the left 4 columns.

@@ -271,7 +271,11 @@ void gemm_cpu(const hipamp::detail::gemm_problem<float>& problem, gemm_isa isa) 
 void gemm_cpu(const hipamp::detail::gemm_problem<double>& problem, gemm_isa isa) {
   run(problem, kernels_for<double>(isa));
 }
-void gemm_cpu(const hipamp::detail::gemm_problem<float>& problem) { gemm_cpu(problem, gemm_best_isa()); }
-void gemm_cpu(const hipamp::detail::gemm_problem<double>& problem) { gemm_cpu(problem, gemm_best_isa()); }
+void gemm_cpu(const hipamp::detail::gemm_problem<float>& problem) {
+  gemm_cpu(problem, gemm_best_isa());
+}
+void gemm_cpu(const hipamp::detail::gemm_problem<double>& problem) {
+  gemm_cpu(problem, gemm_best_isa());
+}
 
 }  // namespace hipamp::fallback

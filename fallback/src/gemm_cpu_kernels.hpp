@@ -160,8 +160,8 @@ struct kernels {
   // (lanes_contiguous: element (lane, p) at src[p * ld + lane]) or with depth contiguous
   // (element (lane, p) at src[lane * ld + p]).
   template <int Width>
-  static void pack_panels(const T* src, std::ptrdiff_t ld, bool lanes_contiguous, int lanes,
-                          int kc, T* HIPAMP_GEMM_RESTRICT dst) noexcept {
+  static void pack_panels(const T* src, std::ptrdiff_t ld, bool lanes_contiguous, int lanes, int kc,
+                          T* HIPAMP_GEMM_RESTRICT dst) noexcept {
     for (int l0 = 0; l0 < lanes; l0 += Width) {
       const int width = min_int(Width, lanes - l0);
       if (lanes_contiguous) {

@@ -101,11 +101,12 @@ void run_case(int m, int n, int k, int pad, typename Cfg::value_type alpha,
     ++passed;
   } else {
     ++failed;
-    std::printf("FAILED: %s %dx%dx%d, op_a %s, op_b %s, %s access, m=%d n=%d k=%d ld pad %d, "
-                "alpha %g beta %g: %d wrong\n",
-                sizeof(T) == 4 ? "float" : "double", Cfg::BM, Cfg::BN, Cfg::BK, TA ? "T" : "N",
-                TB ? "T" : "N", VEC ? "16-byte" : "element", m, n, k, pad, double(alpha),
-                double(beta), bad);
+    std::printf(
+        "FAILED: %s %dx%dx%d, op_a %s, op_b %s, %s access, m=%d n=%d k=%d ld pad %d, "
+        "alpha %g beta %g: %d wrong\n",
+        sizeof(T) == 4 ? "float" : "double", Cfg::BM, Cfg::BN, Cfg::BK, TA ? "T" : "N",
+        TB ? "T" : "N", VEC ? "16-byte" : "element", m, n, k, pad, double(alpha), double(beta),
+        bad);
   }
 }
 

@@ -88,9 +88,9 @@ struct tile_loader {
   // 32 consecutive rows of one depth, conflict-free for any padding.
   static constexpr bool ROWS_FASTEST = THREADS_PER_ROW > 2;
 
-  const T* ptr[PER_THREAD];  // the vector's first element in the current slice
-  int shared_at[PER_THREAD];  // where the vector's first element goes in the shared tile
-  int depth[PER_THREAD];      // first depth (of BK) the vector covers
+  const T* ptr[PER_THREAD];    // the vector's first element in the current slice
+  int shared_at[PER_THREAD];   // where the vector's first element goes in the shared tile
+  int depth[PER_THREAD];       // first depth (of BK) the vector covers
   int rows_valid[PER_THREAD];  // !K_CONTIGUOUS: how many of the vector's V rows exist
   lanes<T> staged[PER_THREAD];
 
@@ -260,13 +260,13 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
       lanes<T> b_frag[Cfg::RN];
 #pragma unroll
       for (int r = 0; r < Cfg::RM; ++r) {
-        a_frag[r] = *reinterpret_cast<const lanes<T>*>(a_tile + k * Cfg::A_STRIDE +
-                                                       r * Cfg::WARP_ROWS * V);
+        a_frag[r] =
+            *reinterpret_cast<const lanes<T>*>(a_tile + k * Cfg::A_STRIDE + r * Cfg::WARP_ROWS * V);
       }
 #pragma unroll
       for (int c = 0; c < Cfg::RN; ++c) {
-        b_frag[c] = *reinterpret_cast<const lanes<T>*>(b_tile + k * Cfg::B_STRIDE +
-                                                       c * Cfg::WARP_COLS * V);
+        b_frag[c] =
+            *reinterpret_cast<const lanes<T>*>(b_tile + k * Cfg::B_STRIDE + c * Cfg::WARP_COLS * V);
       }
 #pragma unroll
       for (int i = 0; i < Cfg::TM; ++i) {
@@ -330,10 +330,9 @@ struct config_list {};
 // accumulators (warp tiles 32x64 or 32x128); a 16-byte vector holds 2 doubles, so double
 // threads hold 4x8, 4x4 or 2x8. With nvcc 13 for sm_90 none of them spills (MIN_BLOCKS 2
 // caps registers at 128; 1 leaves the compiler free).
-using float_configs = config_list<tile_config<float, 128, 128, 8, 4, 2, 2, 2>,
-                                  tile_config<float, 128, 256, 8, 4, 2, 4, 1>,
-                                  tile_config<float, 128, 128, 16, 4, 2, 2, 1>,
-                                  tile_config<float, 64, 64, 16, 4, 1, 2, 4>>;
+using float_configs = config_list<
+    tile_config<float, 128, 128, 8, 4, 2, 2, 2>, tile_config<float, 128, 256, 8, 4, 2, 4, 1>,
+    tile_config<float, 128, 128, 16, 4, 2, 2, 1>, tile_config<float, 64, 64, 16, 4, 1, 2, 4>>;
 using double_configs = config_list<tile_config<double, 64, 128, 8, 4, 2, 4, 1>,
                                    tile_config<double, 64, 64, 8, 4, 2, 2, 2>,
                                    tile_config<double, 32, 64, 8, 4, 1, 4, 4>>;
