@@ -155,7 +155,7 @@ std::vector<case_spec<T>> shape_cases() {
   // kept to a few million multiply-adds each so the suite stays fast on two cores.
   const int shapes[][3] = {{1, 1, 1},       {17, 17, 17},    {1, 1000, 17},   {1000, 1, 255},
                            {17, 255, 1},    {255, 17, 1000}, {1000, 255, 17}, {17, 1000, 255},
-                           {255, 255, 255}, {130, 129, 131}, {64, 64, 64}};
+                           {130, 129, 131}, {64, 64, 64}};
   const matrix_op ops[][2] = {{N, N}, {N, Tr}, {Tr, N}, {Tr, Tr}};
   for (const auto& shape : shapes) {
     for (const auto& op : ops) {
@@ -279,8 +279,8 @@ TEST_CASE("gemm over arrays resident on the accelerator, and matmul", "[gemm]") 
     hx::array<float, 2> a(hx::extent<2>(s.m, s.k), hp.a.begin(), hp.a.end(), av);
     hx::array<float, 2> b(hx::extent<2>(s.k, s.n), hp.b.begin(), hp.b.end(), av);
     hx::array<float, 2> c(s.m, s.n, av);
-    SECTION("matmul with an explicit view") {
-      hx::matmul(av, hx::array_view<const float, 2>(a), hx::array_view<const float, 2>(b),
+    SECTION("matmul with an explicit view; writable views of A and B convert") {
+      hx::matmul(av, hx::array_view<float, 2>(a), hx::array_view<float, 2>(b),
                  hx::array_view<float, 2>(c));
     }
     SECTION("matmul without a view runs where C's array lives") {
