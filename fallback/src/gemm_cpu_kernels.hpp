@@ -13,10 +13,12 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define HIPAMP_GEMM_UNROLL _Pragma("GCC unroll 32")
+#define HIPAMP_GEMM_UNROLL_4 _Pragma("GCC unroll 4")
 #define HIPAMP_GEMM_RESTRICT __restrict__
 #define HIPAMP_GEMM_PREFETCH_WRITE(address) __builtin_prefetch((address), 1, 3)
 #else
 #define HIPAMP_GEMM_UNROLL
+#define HIPAMP_GEMM_UNROLL_4
 #define HIPAMP_GEMM_RESTRICT
 #define HIPAMP_GEMM_PREFETCH_WRITE(address)
 #endif
@@ -84,7 +86,7 @@ struct kernels {
     HIPAMP_GEMM_UNROLL
     for (int i = 0; i < MR; ++i) HIPAMP_GEMM_PREFETCH_WRITE(c + i * ldc + NR - 1);
 
-#pragma GCC unroll 4
+    HIPAMP_GEMM_UNROLL_4
     for (int p = 0; p < kc; ++p) {
       vec bv[NV];
       HIPAMP_GEMM_UNROLL
