@@ -6,18 +6,23 @@
 #include <string>
 #include <vector>
 
+#include "workloads/matrix_multiply.hpp"
 #include "workloads/vector_add.hpp"
 
 namespace {
 
 struct workload {
   const char* name;
-  std::function<demo::result(const hipamp::accelerator_view&)> run;
+  std::function<std::vector<demo::result>(const hipamp::accelerator_view&)> run;
 };
 
 std::vector<workload> workloads() {
   return {
-      {"vector add", [](const hipamp::accelerator_view& av) { return demo::run_vector_add(av); }},
+      {"vector add",
+       [](const hipamp::accelerator_view& av) {
+         return std::vector<demo::result>{demo::run_vector_add(av)};
+       }},
+      {"matrix multiply", demo::run_matrix_multiply},
   };
 }
 
@@ -41,17 +46,22 @@ int main() {
   for (const hipamp::accelerator& acc : demo_accelerators()) {
     for (const workload& w : workloads()) {
       std::fprintf(stderr, "running %s on %s...\n", w.name, demo::narrow(acc.get_device_path()).c_str());
-      demo::result r;
+      std::vector<demo::result> rows;
       try {
-        r = w.run(acc.get_default_view());
+        rows = w.run(acc.get_default_view());
       } catch (const std::exception& e) {
-        r.workload = w.name;
-        r.note = std::string("error: ") + e.what();
+        demo::result failed;
+        failed.workload = w.name;
+        failed.note = std::string("error: ") + e.what();
+        rows.push_back(failed);
       }
-      all_ok = all_ok && r.ok;
-      std::printf("%-12s | %-26s | %-22s | %10.3f | %s (%s)\n",
-                  demo::narrow(acc.get_device_path()).c_str(), r.workload.c_str(), r.size.c_str(),
-                  r.seconds * 1e3, r.ok ? "OK" : "FAILED", r.note.c_str());
+      for (const demo::result& r : rows) {
+        all_ok = all_ok && r.ok;
+        std::printf("%-12s | %-26s | %-22s | %10.3f | %s (%s)\n",
+                    demo::narrow(acc.get_device_path()).c_str(), r.workload.c_str(), r.size.c_str(),
+                    r.seconds * 1e3, r.ok ? "OK" : "FAILED", r.note.c_str());
+      }
+      std::fflush(stdout);
     }
   }
   std::printf("\naccelerators:\n");

@@ -17,4 +17,5 @@
 #include <hipamp/hierarchical.hpp>
 #include <hipamp/atomics.hpp>
 #include <hipamp/math.hpp>
+#include <hipamp/matmul.hpp>
 #include <hipamp/transfer_statistics.hpp>
