@@ -33,7 +33,8 @@ class launch_scope {
   void capture(binding b);
   // Ends capturing; moves data and rebinds the captured views.
   void close();
-  // Records the launch's completion event on every source it touched.
+  // Records the launch's completion event on every source it touched. A null `done` means
+  // "the work just queued on queue()": an event is recorded there only if views were captured.
   void complete(const event_ptr& done);
   queue_impl& queue() const noexcept { return queue_; }
 
