@@ -22,6 +22,16 @@ using hipamp::array;
 using hipamp::array_view;
 namespace hx = hipamp;
 
+#if !__has_include(<hipamp/tiled_parallel_for_each.hpp>)
+// Until the tiled model (its CPU tile scheduler defines this) is part of the build, the tiled
+// kernels below, which run on GPUs only, still need their host body to link.
+namespace hipamp::fallback {
+void tile_barrier_wait() {
+  throw unsupported_feature("hipamp: tile barriers on the CPU device need the tiled model");
+}
+}  // namespace hipamp::fallback
+#endif
+
 namespace {
 
 std::vector<hx::accelerator> gpus() {

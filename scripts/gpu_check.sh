@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Builds and checks hipamp's CUDA backend on a machine with an NVIDIA GPU, in one go:
+# configure (sm_90 unless CUDA_ARCH says otherwise), build the tests and benchmarks on all
+# cores, run the test suite (plain and with the emulated discrete device), run
+# compute-sanitizer memcheck and racecheck on the GPU-heavy tests, run the GPU runtime
+# benchmarks, and print a short table last. Logs and JSON go to $OUT (or ./gpu_check_out).
+#
+#   bash scripts/gpu_check.sh            # from the repository root
+#   SKIP_SANITIZERS=1 bash scripts/gpu_check.sh
+set -uo pipefail
+
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$SRC/gpu_check_out}"
+BUILD="${BUILD:-/tmp/hipamp-gpu-check}"
+CUDA_ARCH="${CUDA_ARCH:-90}"
+JOBS="$(nproc)"
+mkdir -p "$OUT"
+export PATH="/usr/local/cuda/bin:$PATH"
+
+declare -a SUMMARY=()
+note() { SUMMARY+=("$1"); echo "== $1"; }
+# step NAME LIMIT_SECONDS LOGFILE COMMAND...: runs with a time limit, logs, records the result.
+step() {
+  local name="$1" limit="$2" log="$3"
+  shift 3
+  local start=$SECONDS
+  timeout --kill-after=10 "$limit" "$@" >"$log" 2>&1
+  local rc=$?
+  local took=$((SECONDS - start))
+  if [ $rc -eq 0 ]; then note "$name: ok (${took}s)"; else note "$name: FAILED rc=$rc (${took}s), see $(basename "$log")"; fi
+  return $rc
+}
+
+echo "== machine"
+nvidia-smi -L 2>&1 | tee "$OUT/device.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.current,pcie.link.width.current \
+  --format=csv 2>&1 | tee -a "$OUT/device.txt"
+nvcc --version | tail -1
+cmake --version | head -1
+(cd "$SRC" && git rev-parse --short HEAD 2>/dev/null) || true
+
+step "configure" 120 "$OUT/configure.log" \
+  cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHIPAMP_BACKEND=cuda \
+  -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCH" -DHIPAMP_BUILD_TESTS=ON -DHIPAMP_BUILD_BENCHMARKS=ON \
+  || { tail -40 "$OUT/configure.log"; exit 1; }
+grep -E "hipamp|Catch2|benchmark" "$OUT/configure.log" | tail -8
+
+step "build" 300 "$OUT/build.log" cmake --build "$BUILD" -j "$JOBS" \
+  || { grep -E "error|Error" "$OUT/build.log" | head -40; tail -20 "$OUT/build.log"; exit 1; }
+
+TESTS="$BUILD/tests/hipamp_tests"
+step "tests" 240 "$OUT/tests.log" "$TESTS"
+tail -4 "$OUT/tests.log"
+step "tests (emulated discrete device too)" 240 "$OUT/tests_emulated.log" env HIPAMP_EMULATE_DISCRETE_DEVICE=1 "$TESTS"
+tail -4 "$OUT/tests_emulated.log"
+
+if [ -z "${SKIP_SANITIZERS:-}" ] && command -v compute-sanitizer >/dev/null; then
+  # The fault test plants an illegal address on purpose, so it stays out of these runs.
+  step "memcheck [coherence],[gpu]" 150 "$OUT/memcheck.log" \
+    compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
+    "$TESTS" "[coherence],[gpu]~[fault]"
+  tail -6 "$OUT/memcheck.log"
+  step "racecheck [tiled]" 90 "$OUT/racecheck.log" \
+    compute-sanitizer --tool racecheck --error-exitcode 99 --print-limit 20 "$TESTS" "[tiled]"
+  tail -6 "$OUT/racecheck.log"
+fi
+
+for bench in "$BUILD"/benchmarks/bench_gpu_runtime; do
+  [ -x "$bench" ] || continue
+  name="$(basename "$bench")"
+  step "benchmark $name" 180 "$OUT/$name.log" "$bench" --benchmark_format=json \
+    --benchmark_out="$OUT/$name.json" --benchmark_out_format=json
+done
+
+echo
+echo "================ summary ================"
+grep -hE "^(All tests passed|test cases:)" "$OUT/tests.log" "$OUT/tests_emulated.log" 2>/dev/null \
+  | sed 's/^/tests: /'
+grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/memcheck.log" "$OUT/racecheck.log" 2>/dev/null
+python3 - "$OUT" <<'EOF'
+import json, os, sys
+out = sys.argv[1]
+for f in sorted(os.listdir(out)):
+    if not f.endswith('.json'):
+        continue
+    data = json.load(open(os.path.join(out, f)))
+    print(f"{f}  ({data['context'].get('host_name', '')})")
+    for b in data.get('benchmarks', []):
+        if b.get('error_occurred'):
+            print(f"  {b['name']:<48} ERROR {b.get('error_message', '')}")
+            continue
+        keys = [k for k in b if k.endswith(('_us', '_GBps')) or k == 'ratio']
+        fields = '  '.join(f"{k}={b[k]:.3f}" for k in keys)
+        print(f"  {b['name'].split('/')[0]:<24} {fields}")
+        if b.get('label'):
+            print(f"  {'':<24} {b['label']}")
+EOF
+printf '%s\n' "${SUMMARY[@]}"
