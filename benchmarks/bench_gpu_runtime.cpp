@@ -160,7 +160,8 @@ void BM_launch_with_view(benchmark::State& state) {
   auto pfe_batch = [&] {
     const auto start = clock_type::now();
     for (int k = 0; k < batch; ++k) {
-      hx::parallel_for_each(av, view.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) { view[i] = 1.0f; });
+      hx::parallel_for_each(av, view.extent,
+                            [=] HIPAMP_RESTRICT(hx::index<1> i) { view[i] = 1.0f; });
     }
     const double s = seconds_since(start);
     av.wait();
@@ -214,14 +215,16 @@ void BM_copy_in_1GiB(benchmark::State& state) {
   };
   auto pinned_copy = [&] {
     const auto start = clock_type::now();
-    check(BENCH_GPU(MemcpyAsync)(device.ptr, pinned.ptr, bytes, BENCH_GPU(MemcpyHostToDevice), stream),
+    check(BENCH_GPU(MemcpyAsync)(device.ptr, pinned.ptr, bytes, BENCH_GPU(MemcpyHostToDevice),
+                                 stream),
           "memcpy pinned");
     check(BENCH_GPU(StreamSynchronize)(stream), "sync");
     return seconds_since(start);
   };
   auto pageable_copy = [&] {
     const auto start = clock_type::now();
-    check(BENCH_GPU(MemcpyAsync)(device.ptr, pageable.data(), bytes, BENCH_GPU(MemcpyHostToDevice), stream),
+    check(BENCH_GPU(MemcpyAsync)(device.ptr, pageable.data(), bytes, BENCH_GPU(MemcpyHostToDevice),
+                                 stream),
           "memcpy pageable");
     check(BENCH_GPU(StreamSynchronize)(stream), "sync");
     return seconds_since(start);
@@ -244,7 +247,8 @@ void BM_copy_in_1GiB(benchmark::State& state) {
   state.counters["pageable_memcpy_GBps"] = gb / median(t_pageable);
   state.counters["ratio"] = median(t_pinned) / median(t_ours);  // goal >= 0.85
   state.SetLabel(label(*gpu));
-  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * static_cast<std::int64_t>(t_ours.size()));
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) *
+                          static_cast<std::int64_t>(t_ours.size()));
 }
 
 void BM_exp_add(benchmark::State& state) {
@@ -275,9 +279,8 @@ void BM_exp_add(benchmark::State& state) {
   auto ours = [&] {
     const auto start = clock_type::now();
     for (int k = 0; k < launches; ++k) {
-      hx::parallel_for_each(av, vc.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) {
-        vc[i] = std::exp(va[i]) + vb[i];
-      });
+      hx::parallel_for_each(
+          av, vc.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) { vc[i] = std::exp(va[i]) + vb[i]; });
     }
     av.wait();
     return seconds_since(start) / launches;

@@ -50,7 +50,8 @@ class all_of_events final : public event_impl {
  public:
   explicit all_of_events(std::vector<event_ptr> events) : events_(std::move(events)) {}
   bool is_ready() const override {
-    return std::all_of(events_.begin(), events_.end(), [](const event_ptr& e) { return e->is_ready(); });
+    return std::all_of(events_.begin(), events_.end(),
+                       [](const event_ptr& e) { return e->is_ready(); });
   }
   void wait() const override {
     for (const event_ptr& e : events_) e->wait();
@@ -258,7 +259,8 @@ std::byte* ensure_host_locked(void*& host, host_buffer& owned, std::size_t bytes
   return static_cast<std::byte*>(host);
 }
 
-replica& ensure_replica_locked(std::vector<replica>& replicas, device_impl& device, std::size_t bytes) {
+replica& ensure_replica_locked(std::vector<replica>& replicas, device_impl& device,
+                               std::size_t bytes) {
   for (replica& r : replicas) {
     if (r.device == &device) return r;
   }
@@ -341,7 +343,8 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
         if (&other == &target) continue;
         for (const byte_range& part : other.valid.overlap(gap.begin, gap.end)) {
           for (const byte_range& missing : st.host_valid.gaps(part.begin, part.end)) {
-            if (both_gpus(*other.device, device) && !target.valid.covers(missing.begin, missing.end)) {
+            if (both_gpus(*other.device, device) &&
+                !target.valid.covers(missing.begin, missing.end)) {
               before_first_copy();
               other.order_read(queue);
               queue.copy_device_to_device(dev + missing.begin,
@@ -361,8 +364,8 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
       for (const byte_range& part : st.host_valid.overlap(gap.begin, gap.end)) {
         if (target.valid.covers(part.begin, part.end)) continue;
         before_first_copy();
-        queue.copy_host_to_device(dev + part.begin, static_cast<const std::byte*>(host_) + part.begin,
-                                  part.size());
+        queue.copy_host_to_device(dev + part.begin,
+                                  static_cast<const std::byte*>(host_) + part.begin, part.size());
         record_transfer(device, transfer_direction::host_to_device, part.size());
       }
       // Bytes valid nowhere (discarded or never written) need no copy.

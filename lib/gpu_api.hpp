@@ -147,10 +147,12 @@ inline error_t event_synchronize(event_t e) noexcept {
   return HIPAMP_GPU_NAME(EventSynchronize)(e);
 }
 
-inline error_t copy_to_device_async(void* dst, const void* src, std::size_t bytes, stream_t s) noexcept {
+inline error_t copy_to_device_async(void* dst, const void* src, std::size_t bytes,
+                                    stream_t s) noexcept {
   return HIPAMP_GPU_NAME(MemcpyAsync)(dst, src, bytes, HIPAMP_GPU_NAME(MemcpyHostToDevice), s);
 }
-inline error_t copy_to_host_async(void* dst, const void* src, std::size_t bytes, stream_t s) noexcept {
+inline error_t copy_to_host_async(void* dst, const void* src, std::size_t bytes,
+                                  stream_t s) noexcept {
   return HIPAMP_GPU_NAME(MemcpyAsync)(dst, src, bytes, HIPAMP_GPU_NAME(MemcpyDeviceToHost), s);
 }
 // Unified addressing finds both devices, so this also copies between GPUs (peer copies).

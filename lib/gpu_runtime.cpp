@@ -226,7 +226,8 @@ class staging_ring {
     if (!have_buffers()) {
       check(api::copy_to_host_async(dst, src, bytes, stream),
             "copy to host (" HIPAMP_GPU_API_PREFIX "MemcpyAsync)");
-      check(api::stream_synchronize(stream), "copy to host (" HIPAMP_GPU_API_PREFIX "StreamSynchronize)");
+      check(api::stream_synchronize(stream),
+            "copy to host (" HIPAMP_GPU_API_PREFIX "StreamSynchronize)");
       return;
     }
     const std::vector<std::size_t> chunks = plan_chunks(bytes, slot_bytes);
@@ -246,7 +247,8 @@ class staging_ring {
     for (std::size_t i = 0; i < ahead; ++i) issue(i);
     for (std::size_t i = 0; i < chunks.size(); ++i) {
       slot& s = *used[i];
-      check(api::event_synchronize(s.done), "copy to host (" HIPAMP_GPU_API_PREFIX "EventSynchronize)");
+      check(api::event_synchronize(s.done),
+            "copy to host (" HIPAMP_GPU_API_PREFIX "EventSynchronize)");
       s.pending = false;
       parallel_copy(static_cast<std::byte*>(dst) + offsets[i], s.buffer, chunks[i]);
       if (i + ahead < chunks.size()) issue(i + ahead);
@@ -265,7 +267,8 @@ class staging_ring {
     slot& s = slots_[next_];
     next_ = (next_ + 1) % slots_.size();
     if (s.pending) {
-      check(api::event_synchronize(s.done), "staging buffer (" HIPAMP_GPU_API_PREFIX "EventSynchronize)");
+      check(api::event_synchronize(s.done),
+            "staging buffer (" HIPAMP_GPU_API_PREFIX "EventSynchronize)");
       s.pending = false;
     }
     return s;
@@ -331,7 +334,8 @@ class gpu_queue final : public queue_impl {
   void wait_for(const event_ptr& event) override {
     if (!event) return;
     if (const auto* gpu = dynamic_cast<const gpu_event*>(event.get())) {
-      check(api::stream_wait_event(stream_, gpu->handle()), HIPAMP_GPU_API_PREFIX "StreamWaitEvent");
+      check(api::stream_wait_event(stream_, gpu->handle()),
+            HIPAMP_GPU_API_PREFIX "StreamWaitEvent");
     } else {
       event->wait();  // host-side work, or a combination of events
     }
@@ -376,8 +380,8 @@ class gpu_device final : public device_impl {
       std::size_t free_bytes = 0;
       std::size_t total_bytes = 0;
       discard_error(api::memory_info(&free_bytes, &total_bytes));
-      throw hipamp::out_of_memory("hipamp: cannot allocate " + std::to_string(bytes) + " bytes on " +
-                                  narrow_path(props_.description) + " (" +
+      throw hipamp::out_of_memory("hipamp: cannot allocate " + std::to_string(bytes) +
+                                  " bytes on " + narrow_path(props_.description) + " (" +
                                   std::to_string(free_bytes) + " of " +
                                   std::to_string(total_bytes) + " bytes free)");
     }
@@ -493,8 +497,8 @@ std::vector<std::shared_ptr<device_impl>> enumerate_gpu_devices() {
     if (api::has_kernel_timeout(&timeout, ordinal) != success) (void)last_error();
     device_properties props;
     const std::string arch = api::architecture(p);
-    props.description = widen(std::string(p.name) + " (" + HIPAMP_GPU_API_PREFIX + " " + arch + ", " +
-                              std::to_string(sms) + " multiprocessors, " +
+    props.description = widen(std::string(p.name) + " (" + HIPAMP_GPU_API_PREFIX + " " + arch +
+                              ", " + std::to_string(sms) + " multiprocessors, " +
                               std::to_string(p.totalGlobalMem >> 20) + " MiB)");
     props.device_path = widen(std::string(HIPAMP_GPU_API_PREFIX) + ":" + std::to_string(ordinal));
     props.version = (static_cast<unsigned>(p.major) << 16) | static_cast<unsigned>(p.minor);
@@ -507,7 +511,8 @@ std::vector<std::shared_ptr<device_impl>> enumerate_gpu_devices() {
     props.supports_cpu_shared_memory = false;
     props.max_tile_size = p.maxThreadsPerBlock;
     props.ordinal = ordinal;
-    found.push_back({ordinal, static_cast<double>(sms) * clock, p.totalGlobalMem, std::move(props)});
+    found.push_back(
+        {ordinal, static_cast<double>(sms) * clock, p.totalGlobalMem, std::move(props)});
   }
   std::stable_sort(found.begin(), found.end(), [](const found_gpu& a, const found_gpu& b) {
     if (a.score != b.score) return a.score > b.score;

@@ -18,13 +18,23 @@ mkdir -p "$OUT"
 export PATH="/usr/local/cuda/bin:$PATH"
 
 declare -a SUMMARY=()
+DEADLINE=$((SECONDS + ${TIME_LIMIT:-520}))  # the whole script stays inside one device call
+# budget WANT: WANT seconds, or what is left before the deadline if that is less (at least 10).
+budget() {
+  local left=$((DEADLINE - SECONDS))
+  local want="$1"
+  [ "$left" -lt "$want" ] && want="$left"
+  [ "$want" -lt 10 ] && want=10
+  echo "$want"
+}
 note() { SUMMARY+=("$1"); echo "== $1"; }
 # step NAME LIMIT_SECONDS LOGFILE COMMAND...: runs with a time limit, logs, records the result.
 step() {
   local name="$1" limit="$2" log="$3"
   shift 3
   local start=$SECONDS
-  timeout --kill-after=10 "$limit" "$@" >"$log" 2>&1
+  echo "### $name" >>"$log"
+  timeout --kill-after=10 "$limit" "$@" >>"$log" 2>&1
   local rc=$?
   local took=$((SECONDS - start))
   if [ $rc -eq 0 ]; then note "$name: ok (${took}s)"; else note "$name: FAILED rc=$rc (${took}s), see $(basename "$log")"; fi
@@ -32,21 +42,33 @@ step() {
 }
 
 echo "== machine"
-nvidia-smi -L 2>&1 | tee "$OUT/device.txt"
+nvidia-smi -L 2>&1
 nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.current,pcie.link.width.current \
-  --format=csv 2>&1 | tee -a "$OUT/device.txt"
+  --format=csv 2>&1
 nvcc --version | tail -1
 cmake --version | head -1
 (cd "$SRC" && git rev-parse --short HEAD 2>/dev/null) || true
 
-step "configure" 120 "$OUT/configure.log" \
+step "configure" 120 "$OUT/build.log" \
   cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHIPAMP_BACKEND=cuda \
   -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCH" -DHIPAMP_BUILD_TESTS=ON -DHIPAMP_BUILD_BENCHMARKS=ON \
-  || { tail -40 "$OUT/configure.log"; exit 1; }
-grep -E "hipamp|Catch2|benchmark" "$OUT/configure.log" | tail -8
+  || { tail -40 "$OUT/build.log"; exit 1; }
+grep -E "^-- (hipamp|Catch2|benchmark)" "$OUT/build.log" | tail -8
 
 step "build" 300 "$OUT/build.log" cmake --build "$BUILD" -j "$JOBS" \
   || { grep -E "error|Error" "$OUT/build.log" | head -40; tail -20 "$OUT/build.log"; exit 1; }
+
+# Which FOR_EACH_ACCELERATOR survives nvcc + Catch2 v3 (see scripts/probes/).
+for variant in 1 2; do
+  if timeout 120 python3 "$SRC/scripts/probes/compile_probe.py" "$BUILD" \
+      "$SRC/scripts/probes/for_each_accelerator_probe.cpp" "/tmp/probe$variant.o" \
+      "-DPROBE_VARIANT=$variant" >"/tmp/probe$variant.log" 2>&1; then
+    note "probe FOR_EACH_ACCELERATOR variant $variant: compiles"
+  else
+    note "probe FOR_EACH_ACCELERATOR variant $variant: FAILS: $(grep -m1 -o 'internal error.*' "/tmp/probe$variant.log" || tail -1 "/tmp/probe$variant.log")"
+  fi
+  cat "/tmp/probe$variant.log" >>"$OUT/probes.log"
+done
 
 TESTS="$BUILD/tests/hipamp_tests"
 step "tests" 240 "$OUT/tests.log" "$TESTS"
@@ -54,29 +76,32 @@ tail -4 "$OUT/tests.log"
 step "tests (emulated discrete device too)" 240 "$OUT/tests_emulated.log" env HIPAMP_EMULATE_DISCRETE_DEVICE=1 "$TESTS"
 tail -4 "$OUT/tests_emulated.log"
 
-if [ -z "${SKIP_SANITIZERS:-}" ] && command -v compute-sanitizer >/dev/null; then
-  # The fault test plants an illegal address on purpose, so it stays out of these runs.
-  step "memcheck [coherence],[gpu]" 150 "$OUT/memcheck.log" \
-    compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
-    "$TESTS" "[coherence],[gpu]~[fault]"
-  tail -6 "$OUT/memcheck.log"
-  step "racecheck [tiled]" 90 "$OUT/racecheck.log" \
-    compute-sanitizer --tool racecheck --error-exitcode 99 --print-limit 20 "$TESTS" "[tiled]"
-  tail -6 "$OUT/racecheck.log"
-fi
-
 for bench in "$BUILD"/benchmarks/bench_gpu_runtime; do
   [ -x "$bench" ] || continue
   name="$(basename "$bench")"
-  step "benchmark $name" 180 "$OUT/$name.log" "$bench" --benchmark_format=json \
+  step "benchmark $name" "$(budget 180)" "/tmp/$name.log" "$bench" --benchmark_format=json \
     --benchmark_out="$OUT/$name.json" --benchmark_out_format=json
 done
 
+
+if [ -z "${SKIP_SANITIZERS:-}" ] && command -v compute-sanitizer >/dev/null; then
+  # The fault test plants an illegal address on purpose, so it stays out of these runs.
+  step "memcheck [coherence],[gpu]" "$(budget 200)" "$OUT/sanitizers.log" \
+    compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
+    "$TESTS" "[coherence],[gpu]~[fault]"
+  tail -6 "$OUT/sanitizers.log"
+  step "racecheck [tiled]" "$(budget 90)" "$OUT/sanitizers.log" \
+    compute-sanitizer --tool racecheck --error-exitcode 99 --print-limit 20 "$TESTS" "[tiled]"
+  tail -6 "$OUT/sanitizers.log"
+fi
+
 echo
+echo "================ failures ================"
+grep -h -B4 -A10 "FAILED" "$OUT/tests.log" "$OUT/tests_emulated.log" 2>/dev/null | head -120
 echo "================ summary ================"
 grep -hE "^(All tests passed|test cases:)" "$OUT/tests.log" "$OUT/tests_emulated.log" 2>/dev/null \
   | sed 's/^/tests: /'
-grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/memcheck.log" "$OUT/racecheck.log" 2>/dev/null
+grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizers.log" 2>/dev/null
 python3 - "$OUT" <<'EOF'
 import json, os, sys
 out = sys.argv[1]

@@ -74,16 +74,16 @@ inline std::string describe(const hipamp::transfer_statistics& s) {
 
 // Checks the transfers on `acc` since `meter` started: exactly `want` on a device with its
 // own memory, nothing on the CPU device.
-#define CHECK_MOVES(acc, meter, expected)                                              \
-  do {                                                                                \
-    hipamp_test::expected_moves want_ = (expected);                                   \
-    if (!hipamp_test::has_own_memory(acc)) want_ = hipamp_test::expected_moves{};      \
-    const hipamp::transfer_statistics got_ = (meter).since();                         \
-    INFO("transfers: " << hipamp_test::describe(got_));                               \
-    CHECK(got_.host_to_device_calls == want_.h2d_calls);                              \
-    CHECK(got_.host_to_device_bytes == want_.h2d_bytes);                              \
-    CHECK(got_.device_to_host_calls == want_.d2h_calls);                              \
-    CHECK(got_.device_to_host_bytes == want_.d2h_bytes);                              \
-    CHECK(got_.device_to_device_calls == want_.d2d_calls);                            \
-    CHECK(got_.device_to_device_bytes == want_.d2d_bytes);                            \
+#define CHECK_MOVES(acc, meter, expected)                                         \
+  do {                                                                            \
+    hipamp_test::expected_moves want_ = (expected);                               \
+    if (!hipamp_test::has_own_memory(acc)) want_ = hipamp_test::expected_moves{}; \
+    const hipamp::transfer_statistics got_ = (meter).since();                     \
+    INFO("transfers: " << hipamp_test::describe(got_));                           \
+    CHECK(got_.host_to_device_calls == want_.h2d_calls);                          \
+    CHECK(got_.host_to_device_bytes == want_.h2d_bytes);                          \
+    CHECK(got_.device_to_host_calls == want_.d2h_calls);                          \
+    CHECK(got_.device_to_host_bytes == want_.d2h_bytes);                          \
+    CHECK(got_.device_to_device_calls == want_.d2d_calls);                        \
+    CHECK(got_.device_to_device_bytes == want_.d2d_bytes);                        \
   } while (false)

@@ -14,8 +14,8 @@ TEST_CASE("fast_divmod matches integer division below 2^31", "[gpu][geometry]") 
   std::uniform_int_distribution<std::uint32_t> small(1, 5000);
   std::uniform_int_distribution<std::uint32_t> large(1, 0x7fffffffu);
   std::uniform_int_distribution<std::uint32_t> dividend(0, 0x7fffffffu);
-  std::vector<std::uint32_t> divisors = {1, 2, 3, 7, 64, 65, 255, 256, 257, 1000, 65535, 65536,
-                                         0x7fffffffu, 0x40000000u, 0x40000001u};
+  std::vector<std::uint32_t> divisors = {
+      1, 2, 3, 7, 64, 65, 255, 256, 257, 1000, 65535, 65536, 0x7fffffffu, 0x40000000u, 0x40000001u};
   for (int k = 0; k < 200; ++k) divisors.push_back(small(hipamp_test::rng()));
   for (int k = 0; k < 200; ++k) divisors.push_back(large(hipamp_test::rng()));
   for (std::uint32_t d : divisors) {
@@ -40,22 +40,25 @@ void check_cover(const hipamp::extent<N>& domain, std::uint64_t max_points) {
   const std::size_t total = hipamp::detail::element_count(domain);
   std::vector<int> seen(total, 0);
   std::size_t launches = 0;
-  hg::for_each_launch_box(domain, max_points, [&](const hipamp::index<N>& origin,
-                                                  const hipamp::extent<N>& box) {
-    ++launches;
-    const auto part = hg::make_launch_box(origin, box);
-    REQUIRE(part.count <= max_points);
-    REQUIRE(part.count == hipamp::detail::element_count(box));
-    for (std::uint32_t linear = 0; linear < part.count; ++linear) {
-      const hipamp::index<N> idx = hg::box_index(part, linear);
-      REQUIRE(domain.contains(idx));
-      std::size_t flat = 0;
-      for (int d = 0; d < N; ++d) flat = flat * static_cast<std::size_t>(domain[d]) + idx[d];
-      ++seen[flat];
-    }
-  });
+  hg::for_each_launch_box(domain, max_points,
+                          [&](const hipamp::index<N>& origin, const hipamp::extent<N>& box) {
+                            ++launches;
+                            const auto part = hg::make_launch_box(origin, box);
+                            REQUIRE(part.count <= max_points);
+                            REQUIRE(part.count == hipamp::detail::element_count(box));
+                            for (std::uint32_t linear = 0; linear < part.count; ++linear) {
+                              const hipamp::index<N> idx = hg::box_index(part, linear);
+                              REQUIRE(domain.contains(idx));
+                              std::size_t flat = 0;
+                              for (int d = 0; d < N; ++d)
+                                flat = flat * static_cast<std::size_t>(domain[d]) + idx[d];
+                              ++seen[flat];
+                            }
+                          });
   for (std::size_t i = 0; i < total; ++i) {
-    if (seen[i] != 1) FAIL("point " << i << " of " << hipamp::detail::to_string(domain) << " covered " << seen[i] << " times");
+    if (seen[i] != 1)
+      FAIL("point " << i << " of " << hipamp::detail::to_string(domain) << " covered " << seen[i]
+                    << " times");
   }
   if (total <= max_points) CHECK(launches == 1);
 }

@@ -103,19 +103,17 @@ TEST_CASE("simple launches of every rank, also cut into several launches", "[gpu
     hx::accelerator_view av = acc.get_default_view();
     DYNAMIC_SECTION("on " << hipamp_test::name(acc)) {
       // Every point writes its row-major number; the cut launches must cover each once.
-      for (std::uint64_t max_points : {std::uint64_t{97}, std::uint64_t{4096},
-                                       hx::detail::gpu::max_points_per_launch}) {
+      for (std::uint64_t max_points :
+           {std::uint64_t{97}, std::uint64_t{4096}, hx::detail::gpu::max_points_per_launch}) {
         const int d0 = 37, d1 = 53, d2 = 29;
         std::vector<int> out1(d0 * d1 * d2, -1), out2(d0 * d1 * d2, -1), out3(d0 * d1 * d2, -1);
         array_view<int, 1> v1(d0 * d1 * d2, out1);
         array_view<int, 2> v2(d0 * d1, d2, out2);
         array_view<int, 3> v3(d0, d1, d2, out3);
-        split_launch(av, v1.extent, max_points, [=] HIPAMP_RESTRICT(hx::index<1> i) {
-          v1[i] += i[0] + 1;
-        });
-        split_launch(av, v2.extent, max_points, [=] HIPAMP_RESTRICT(hx::index<2> i) {
-          v2[i] += i[0] * d2 + i[1] + 1;
-        });
+        split_launch(av, v1.extent, max_points,
+                     [=] HIPAMP_RESTRICT(hx::index<1> i) { v1[i] += i[0] + 1; });
+        split_launch(av, v2.extent, max_points,
+                     [=] HIPAMP_RESTRICT(hx::index<2> i) { v2[i] += i[0] * d2 + i[1] + 1; });
         split_launch(av, v3.extent, max_points, [=] HIPAMP_RESTRICT(hx::index<3> i) {
           v3[i] += (i[0] * d1 + i[1]) * d2 + i[2] + 1;
         });
@@ -147,7 +145,8 @@ TEST_CASE("simple launches of every rank, also cut into several launches", "[gpu
 #endif
 }
 
-TEST_CASE("tiled launches build tiled_index from blocks and share tile_static memory", "[gpu][tiled]") {
+TEST_CASE("tiled launches build tiled_index from blocks and share tile_static memory",
+          "[gpu][tiled]") {
 #if HIPAMP_GPU_TRANSLATION_UNIT
   for (const hx::accelerator& acc : gpus()) {
     hx::accelerator_view av = acc.get_default_view();
@@ -202,8 +201,8 @@ TEST_CASE("tiled launches build tiled_index from blocks and share tile_static me
           const int src_r = tr * 16 + c % 16, src_c = tc * 16 + r % 16;
           bad += t_out[r * cols + c] != m[src_r * cols + src_c];
           const int* f = &fields[(r * cols + c) * 8];
-          bad += f[0] != r % 16 || f[1] != c % 16 || f[2] != tr || f[3] != tc ||
-                 f[4] != tr * 16 || f[5] != tc * 16 || f[6] != r || f[7] != c;
+          bad += f[0] != r % 16 || f[1] != c % 16 || f[2] != tr || f[3] != tc || f[4] != tr * 16 ||
+                 f[5] != tc * 16 || f[6] != r || f[7] != c;
         }
       }
       CHECK(bad == 0);
@@ -241,9 +240,8 @@ TEST_CASE("queues order work across accelerator_views and markers complete", "[g
         v[i] = x;
       });
       r.discard_data();
-      hx::parallel_for_each(second, r.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) {
-        r[i] = v[i] * 2.0f;
-      });
+      hx::parallel_for_each(second, r.extent,
+                            [=] HIPAMP_RESTRICT(hx::index<1> i) { r[i] = v[i] * 2.0f; });
       hx::completion_future marker = second.create_marker();
       marker.wait();
       CHECK(marker.valid());
@@ -285,7 +283,9 @@ TEST_CASE("large transfers through the staging buffers arrive intact", "[gpu][co
         INFO(n << " elements");
         CHECK(bad == 0);
         CHECK_MOVES(acc, meter,
-                    hipamp_test::moves().h2d(1, n * sizeof(std::uint32_t)).d2h(1, n * sizeof(std::uint32_t)));
+                    hipamp_test::moves()
+                        .h2d(1, n * sizeof(std::uint32_t))
+                        .d2h(1, n * sizeof(std::uint32_t)));
       }
     }
   }
@@ -334,9 +334,8 @@ TEST_CASE("gpu kernel fault child", "[.][gpu_fault_child]") {
   array_view<int, 1> v(n, data);
   hx::parallel_for_each(av, v.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) { v[i] = v[i] + i[0]; });
   int* wild = reinterpret_cast<int*>(std::uintptr_t{0x100});
-  hx::parallel_for_each(av, hx::extent<1>(n), [=] HIPAMP_RESTRICT(hx::index<1> i) {
-    wild[i[0] * 4096] = i[0];
-  });
+  hx::parallel_for_each(av, hx::extent<1>(n),
+                        [=] HIPAMP_RESTRICT(hx::index<1> i) { wild[i[0] * 4096] = i[0]; });
   try {
     av.wait();
     FAIL("the fault was not reported at the next synchronisation");
@@ -346,8 +345,9 @@ TEST_CASE("gpu kernel fault child", "[.][gpu_fault_child]") {
   }
   // The view's data lived on the lost device only.
   CHECK_THROWS_AS(v.synchronize(), hx::accelerator_view_removed);
-  CHECK_THROWS_AS(hx::parallel_for_each(av, hx::extent<1>(16), [=] HIPAMP_RESTRICT(hx::index<1>) {}),
-                  hx::runtime_exception);
+  CHECK_THROWS_AS(
+      hx::parallel_for_each(av, hx::extent<1>(16), [=] HIPAMP_RESTRICT(hx::index<1>) {}),
+      hx::runtime_exception);
 }
 
 TEST_CASE("a kernel fault becomes accelerator_view_removed, not an abort", "[gpu][error][fault]") {

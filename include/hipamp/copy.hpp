@@ -45,8 +45,8 @@ struct view_access {
     if (src.is_contiguous() && dst.is_contiguous()) {
       // The directory picks the route: device to device between arrays (also across GPUs),
       // host to device into an array, device to host out of one, memcpy between host data.
-      data_source::copy(*src.src_.get(), src.offset_ * sizeof(S), *dst.src_.get(), dst.offset_ * sizeof(D),
-                        element_count(src.extent) * sizeof(S));
+      data_source::copy(*src.src_.get(), src.offset_ * sizeof(S), *dst.src_.get(),
+                        dst.offset_ * sizeof(D), element_count(src.extent) * sizeof(S));
       return;
     }
     src.synchronize();
@@ -59,7 +59,8 @@ struct view_access {
     if (available < static_cast<std::ptrdiff_t>(element_count(dst.extent))) {
       throw runtime_exception("hipamp: copy into extent " + to_string(dst.extent) + " needs " +
                               std::to_string(element_count(dst.extent)) +
-                              " elements but the iterator range holds " + std::to_string(available));
+                              " elements but the iterator range holds " +
+                              std::to_string(available));
     }
     if (dst.is_contiguous()) dst.discard_data();
     for_each_index(dst.extent, [&](const index<N>& i) { dst[i] = *first++; });
@@ -138,11 +139,13 @@ void copy(const array_view<T, N>& src, OutputIt dest) {
 
 template <class Src, class Dst>
 completion_future copy_async(const Src& src, Dst& dest) {
-  return completion_future(std::async(std::launch::async, [&src, &dest] { copy(src, dest); }).share());
+  return completion_future(
+      std::async(std::launch::async, [&src, &dest] { copy(src, dest); }).share());
 }
 template <class Src, class T, int N>
 completion_future copy_async(const Src& src, const array_view<T, N>& dest) {
-  return completion_future(std::async(std::launch::async, [&src, dest] { copy(src, dest); }).share());
+  return completion_future(
+      std::async(std::launch::async, [&src, dest] { copy(src, dest); }).share());
 }
 template <class InputIt, class Dst>
 completion_future copy_async(InputIt first, InputIt last, Dst& dest) {

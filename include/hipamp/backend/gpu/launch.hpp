@@ -100,11 +100,11 @@ event_ptr launch_tiled_split(const accelerator_view& av, const tiled_extent<D0, 
   for (int d = 0; d < rank; ++d) {
     const int tile_dim = shape::dim(d);
     if (domain[d] <= 0 || domain[d] % tile_dim != 0) {
-      throw invalid_compute_domain("hipamp: tiled parallel_for_each over extent " +
-                                   to_string(static_cast<const extent<rank>&>(domain)) +
-                                   ": dimension " + std::to_string(d) + " (" +
-                                   std::to_string(domain[d]) + ") is not a positive multiple of the tile size " +
-                                   std::to_string(tile_dim));
+      throw invalid_compute_domain(
+          "hipamp: tiled parallel_for_each over extent " +
+          to_string(static_cast<const extent<rank>&>(domain)) + ": dimension " + std::to_string(d) +
+          " (" + std::to_string(domain[d]) + ") is not a positive multiple of the tile size " +
+          std::to_string(tile_dim));
     }
     tiles[d] = domain[d] / tile_dim;
   }

@@ -44,7 +44,8 @@ class fast_divmod {
 #endif
   }
   // Splits dividend into quotient (returned) and remainder.
-  HIPAMP_HOST_DEVICE std::uint32_t divmod(std::uint32_t dividend, std::uint32_t& remainder) const noexcept {
+  HIPAMP_HOST_DEVICE std::uint32_t divmod(std::uint32_t dividend,
+                                          std::uint32_t& remainder) const noexcept {
     const std::uint32_t q = quotient(dividend);
     remainder = dividend - q * divisor_;
     return q;
@@ -100,7 +101,8 @@ template <int N, class Launch>
 void for_each_launch_box(const extent<N>& domain, std::uint64_t max_points, Launch&& launch) {
   std::uint64_t suffix[N + 1];  // suffix[d] = points in dimensions d..N-1
   suffix[N] = 1;
-  for (int d = N - 1; d >= 0; --d) suffix[d] = suffix[d + 1] * static_cast<std::uint64_t>(domain[d]);
+  for (int d = N - 1; d >= 0; --d)
+    suffix[d] = suffix[d + 1] * static_cast<std::uint64_t>(domain[d]);
   if (suffix[0] <= max_points) {
     launch(index<N>(), domain);
     return;
