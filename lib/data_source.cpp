@@ -272,8 +272,20 @@ replica& ensure_replica_locked(std::vector<replica>& replicas, device_impl& devi
 }
 
 // Copies [b, e) of `from` into host memory at `host_dst` (which need not be this source's).
+// One queue per device for copies back to the host, apart from the queues kernels run on, so
+// that host access waits for the work that wrote its data (through last_write) and not for
+// unrelated work queued behind it.
+queue_impl& readback_queue(device_impl& device) {
+  static std::mutex mutex;
+  static auto* queues = new std::map<const device_impl*, std::shared_ptr<queue_impl>>();
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<queue_impl>& q = (*queues)[&device];
+  if (!q) q = device.create_queue(queuing_mode_automatic);
+  return *q;
+}
+
 void copy_replica_to_host(replica& from, std::byte* host_dst, std::size_t b, std::size_t e) {
-  auto queue = from.device->default_queue();
+  queue_impl* queue = &readback_queue(*from.device);
   from.order_read(*queue);
   queue->copy_device_to_host(host_dst, static_cast<const std::byte*>(from.base) + b, e - b);
   record_transfer(*from.device, transfer_direction::device_to_host, e - b);

@@ -11,11 +11,17 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#endif
 
 #include <hipamp/exceptions.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
@@ -64,24 +70,95 @@ void discard_error(error_t e) noexcept {
   if (e != success && !api::is_sticky(e)) (void)last_error();
 }
 
-// Copies `bytes` on the CPU device's threads, in page-sized pieces.
-void parallel_copy(void* dst, const void* src, std::size_t bytes) {
+// How pageable transfers are staged. The defaults were chosen on an H200 (PCIe 5, 16 cores);
+// the environment can override them for tuning on other machines:
+//   HIPAMP_STAGING_MIB           size of one pinned staging buffer (default 32)
+//   HIPAMP_STAGING_BUFFERS       buffers in the ring (default 4)
+//   HIPAMP_STAGING_THREAD_KIB    least bytes one CPU thread copies per chunk (default 1024)
+//   HIPAMP_STAGING_STREAMING     1: non-temporal stores into pinned memory (default 0)
+struct staging_config {
+  std::size_t buffer_bytes = 32 * mib;
+  int buffers = 4;
+  std::size_t thread_bytes = 1 * mib;
+  bool streaming_stores = false;
+
+  static long read(const char* name, long fallback, long lo, long hi) {
+    const char* text = std::getenv(name);
+    if (text == nullptr) return fallback;
+    char* end = nullptr;
+    const long v = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v < lo || v > hi) {
+      throw runtime_exception(std::string("hipamp: ") + name + "='" + text +
+                              "' is not a number in [" + std::to_string(lo) + ", " +
+                              std::to_string(hi) + "]");
+    }
+    return v;
+  }
+  static staging_config from_environment() {
+    staging_config c;
+    c.buffer_bytes = static_cast<std::size_t>(read("HIPAMP_STAGING_MIB", 32, 1, 1024)) * mib;
+    c.buffers = static_cast<int>(read("HIPAMP_STAGING_BUFFERS", 4, 2, 16));
+    c.thread_bytes =
+        static_cast<std::size_t>(read("HIPAMP_STAGING_THREAD_KIB", 1024, 64, 1 << 20)) * 1024;
+    c.streaming_stores = read("HIPAMP_STAGING_STREAMING", 0, 0, 1) != 0;
+    return c;
+  }
+};
+
+// Copies with non-temporal stores where the CPU has them: the bytes go to memory without
+// first reading the destination lines into the cache (and without leaving them there).
+void streaming_copy(std::byte* dst, const std::byte* src, std::size_t bytes) {
+#if defined(__x86_64__) || defined(_M_X64)
+  const std::size_t head =
+      std::min(bytes, (16 - (reinterpret_cast<std::uintptr_t>(dst) & 15)) & std::size_t{15});
+  std::memcpy(dst, src, head);
+  dst += head;
+  src += head;
+  bytes -= head;
+  const std::size_t blocks = bytes / 64;
+  for (std::size_t k = 0; k < blocks; ++k) {
+    const auto* in = reinterpret_cast<const __m128i*>(src + 64 * k);
+    auto* out = reinterpret_cast<__m128i*>(dst + 64 * k);
+    const __m128i a = _mm_loadu_si128(in);
+    const __m128i b = _mm_loadu_si128(in + 1);
+    const __m128i c = _mm_loadu_si128(in + 2);
+    const __m128i d = _mm_loadu_si128(in + 3);
+    _mm_stream_si128(out, a);
+    _mm_stream_si128(out + 1, b);
+    _mm_stream_si128(out + 2, c);
+    _mm_stream_si128(out + 3, d);
+  }
+  std::memcpy(dst + 64 * blocks, src + 64 * blocks, bytes - 64 * blocks);
+  _mm_sfence();  // streaming stores are weakly ordered: finish them before the DMA starts
+#else
+  std::memcpy(dst, src, bytes);
+#endif
+}
+
+// Copies `bytes` on the CPU device's threads, in page-sized pieces of at least
+// config.thread_bytes per thread.
+void parallel_copy(void* dst, const void* src, std::size_t bytes, const staging_config& config) {
   constexpr std::size_t page = 4096;
-  constexpr std::size_t min_pages_per_thread = (2 * mib) / page;
   struct job {
     std::byte* dst;
     const std::byte* src;
     std::size_t bytes;
+    bool streaming;
   };
-  const job j{static_cast<std::byte*>(dst), static_cast<const std::byte*>(src), bytes};
+  const job j{static_cast<std::byte*>(dst), static_cast<const std::byte*>(src), bytes,
+              config.streaming_stores};
   const std::size_t pages = (bytes + page - 1) / page;
   fallback::parallel_chunks(
-      pages, min_pages_per_thread,
+      pages, std::max<std::size_t>(1, config.thread_bytes / page),
       [](const void* context, std::size_t first, std::size_t last) {
         const job& jj = *static_cast<const job*>(context);
         const std::size_t b = first * page;
         const std::size_t e = std::min(jj.bytes, last * page);
-        std::memcpy(jj.dst + b, jj.src + b, e - b);
+        if (jj.streaming) {
+          streaming_copy(jj.dst + b, jj.src + b, e - b);
+        } else {
+          std::memcpy(jj.dst + b, jj.src + b, e - b);
+        }
       },
       &j);
 }
@@ -183,9 +260,6 @@ std::vector<std::size_t> plan_chunks(std::size_t bytes, std::size_t max_chunk) {
 
 class staging_ring {
  public:
-  static constexpr std::size_t slot_bytes = 16 * mib;
-  static constexpr int slot_count = 4;
-
   explicit staging_ring(int ordinal) : ordinal_(ordinal) {}
   staging_ring(const staging_ring&) = delete;
   staging_ring& operator=(const staging_ring&) = delete;
@@ -208,9 +282,9 @@ class staging_ring {
     }
     auto* out = static_cast<std::byte*>(dst);
     const auto* in = static_cast<const std::byte*>(src);
-    for (std::size_t n : plan_chunks(bytes, slot_bytes)) {
+    for (std::size_t n : plan_chunks(bytes, config_.buffer_bytes)) {
       slot& s = next_slot();
-      parallel_copy(s.buffer, in, n);
+      parallel_copy(s.buffer, in, n, config_);
       check(api::copy_to_device_async(out, s.buffer, n, stream),
             "copy to device (" HIPAMP_GPU_API_PREFIX "MemcpyAsync)");
       check(api::event_record(s.done, stream), HIPAMP_GPU_API_PREFIX "EventRecord");
@@ -230,10 +304,16 @@ class staging_ring {
             "copy to host (" HIPAMP_GPU_API_PREFIX "StreamSynchronize)");
       return;
     }
-    const std::vector<std::size_t> chunks = plan_chunks(bytes, slot_bytes);
+    const std::vector<std::size_t> chunks = plan_chunks(bytes, config_.buffer_bytes);
     std::vector<std::size_t> offsets(chunks.size());
     for (std::size_t i = 1; i < chunks.size(); ++i) offsets[i] = offsets[i - 1] + chunks[i - 1];
     std::vector<slot*> used(chunks.size(), nullptr);
+    struct release_all {  // also when a copy fails part-way
+      std::vector<slot>& slots;
+      ~release_all() {
+        for (slot& s : slots) s.held = false;
+      }
+    } release{slots_};
     auto issue = [&](std::size_t i) {
       slot& s = next_slot();
       check(api::copy_to_host_async(s.buffer, static_cast<const std::byte*>(src) + offsets[i],
@@ -241,16 +321,18 @@ class staging_ring {
             "copy to host (" HIPAMP_GPU_API_PREFIX "MemcpyAsync)");
       check(api::event_record(s.done, stream), HIPAMP_GPU_API_PREFIX "EventRecord");
       s.pending = true;
+      s.held = true;
       used[i] = &s;
     };
-    const std::size_t ahead = std::min<std::size_t>(slot_count, chunks.size());
+    const std::size_t ahead = std::min<std::size_t>(slots_.size(), chunks.size());
     for (std::size_t i = 0; i < ahead; ++i) issue(i);
     for (std::size_t i = 0; i < chunks.size(); ++i) {
       slot& s = *used[i];
       check(api::event_synchronize(s.done),
             "copy to host (" HIPAMP_GPU_API_PREFIX "EventSynchronize)");
       s.pending = false;
-      parallel_copy(static_cast<std::byte*>(dst) + offsets[i], s.buffer, chunks[i]);
+      parallel_copy(static_cast<std::byte*>(dst) + offsets[i], s.buffer, chunks[i], config_);
+      s.held = false;
       if (i + ahead < chunks.size()) issue(i + ahead);
     }
   }
@@ -259,28 +341,54 @@ class staging_ring {
   struct slot {
     std::byte* buffer = nullptr;
     api::event_t done = nullptr;
-    bool pending = false;  // a copy may still read or write `buffer`
+    bool pending = false;  // a copy may still read or write `buffer`, until `done`
+    bool held = false;     // holds bytes on their way to the host, not yet copied out
   };
 
-  // The least recently used slot, once the copy that last used it has finished.
+  // A free slot: the first, from the least recently used on, whose last copy has finished;
+  // if none has, wait for the least recently used. (A slot's last copy may sit behind other
+  // work on its queue, so waiting for it only when no other slot is free keeps transfers on
+  // one queue from waiting for work on another.)
   slot& next_slot() {
-    slot& s = slots_[next_];
-    next_ = (next_ + 1) % slots_.size();
+    std::size_t pick = slots_.size();
+    for (std::size_t k = 0; k < slots_.size(); ++k) {
+      const std::size_t i = (next_ + k) % slots_.size();
+      if (slots_[i].held) continue;
+      if (pick == slots_.size()) pick = i;  // the least recently used, as a fallback
+      if (!slots_[i].pending || is_done(slots_[i].done)) {
+        pick = i;
+        break;
+      }
+    }
+    slot& s = slots_[pick];  // to_host holds fewer slots than there are, so one is found
+    next_ = (pick + 1) % slots_.size();
     if (s.pending) {
       check(api::event_synchronize(s.done),
             "staging buffer (" HIPAMP_GPU_API_PREFIX "EventSynchronize)");
-      s.pending = false;
     }
+    s.pending = false;
     return s;
+  }
+
+  static bool is_done(api::event_t e) {
+    const error_t state = api::event_query(e);
+    if (state == success) return true;
+    if (state == api::not_ready) {
+      if (api::peek_last_error() == api::not_ready) (void)last_error();
+      return false;
+    }
+    throw_error(state, "staging buffer (" HIPAMP_GPU_API_PREFIX "EventQuery)");
   }
 
   // Allocated on first use; false if the system has no pinned memory to give.
   bool have_buffers() {
     if (!slots_.empty()) return true;
     if (pinned_failed_) return false;
+    config_ = staging_config::from_environment();
     make_current(ordinal_);
     void* p = nullptr;
-    const error_t e = api::malloc_pinned(&p, slot_bytes * slot_count);
+    const error_t e =
+        api::malloc_pinned(&p, config_.buffer_bytes * static_cast<std::size_t>(config_.buffers));
     if (e != success) {
       discard_error(e);
       if (api::is_sticky(e)) throw_error(e, HIPAMP_GPU_API_PREFIX "HostAlloc (staging buffers)");
@@ -288,9 +396,10 @@ class staging_ring {
       return false;
     }
     pinned_ = p;
-    std::vector<slot> slots(slot_count);
-    for (int i = 0; i < slot_count; ++i) {
-      slots[i].buffer = static_cast<std::byte*>(p) + slot_bytes * static_cast<std::size_t>(i);
+    std::vector<slot> slots(static_cast<std::size_t>(config_.buffers));
+    for (int i = 0; i < config_.buffers; ++i) {
+      slots[i].buffer =
+          static_cast<std::byte*>(p) + config_.buffer_bytes * static_cast<std::size_t>(i);
       const error_t made = api::event_create(&slots[i].done);
       if (made != success) {
         for (int k = 0; k < i; ++k) discard_error(api::event_destroy(slots[k].done));
@@ -304,6 +413,7 @@ class staging_ring {
   }
 
   int ordinal_;
+  staging_config config_;
   std::mutex mutex_;
   std::vector<slot> slots_;
   void* pinned_ = nullptr;

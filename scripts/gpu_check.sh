@@ -76,6 +76,16 @@ tail -4 "$OUT/tests.log"
 step "tests (emulated discrete device too)" 240 "$OUT/tests_emulated.log" env HIPAMP_EMULATE_DISCRETE_DEVICE=1 "$TESTS"
 tail -4 "$OUT/tests_emulated.log"
 
+# The staging path with other ring settings and streaming stores must be just as correct.
+step "tests [coherence] (staging: 8 MiB x 3, streaming stores)" 120 "$OUT/tests.log" \
+  env HIPAMP_STAGING_MIB=8 HIPAMP_STAGING_BUFFERS=3 HIPAMP_STAGING_STREAMING=1 "$TESTS" "[coherence]"
+tail -2 "$OUT/tests.log"
+if [ -x "$BUILD/tests/hipamp_vendor_primitives_check" ]; then
+  step "vendor primitives (CUB scan on array_view memory)" 60 "$OUT/tests.log" \
+    "$BUILD/tests/hipamp_vendor_primitives_check"
+  tail -1 "$OUT/tests.log"
+fi
+
 for bench in "$BUILD"/benchmarks/bench_gpu_runtime; do
   [ -x "$bench" ] || continue
   name="$(basename "$bench")"
@@ -84,11 +94,34 @@ for bench in "$BUILD"/benchmarks/bench_gpu_runtime; do
 done
 
 
+# The 1 GiB copy-in under other staging settings (same code path as the default, tuned by
+# the environment), to choose the defaults.
+if [ -x "$BUILD/benchmarks/bench_gpu_runtime" ]; then
+  for cfg in "32 4 1024 0" "16 4 2048 0" "32 4 1024 1" "16 4 512 1" "64 3 2048 0" "8 8 512 0" "32 6 512 0"; do
+    set -- $cfg
+    HIPAMP_STAGING_MIB=$1 HIPAMP_STAGING_BUFFERS=$2 HIPAMP_STAGING_THREAD_KIB=$3 HIPAMP_STAGING_STREAMING=$4 \
+      timeout "$(budget 40)" "$BUILD/benchmarks/bench_gpu_runtime" --benchmark_filter=copy_in \
+      --benchmark_format=json --benchmark_out=/tmp/sweep.json --benchmark_out_format=json >/dev/null 2>&1
+    python3 - "$cfg" /tmp/sweep.json <<'EOF' | tee -a "$OUT/staging_sweep.txt"
+import json, sys
+try:
+    b = json.load(open(sys.argv[2]))['benchmarks'][0]
+    mib, bufs, kib, nt = sys.argv[1].split()
+    print(f"staging {mib:>3} MiB x {bufs}, {kib:>4} KiB/thread, streaming={nt}: "
+          f"array_view {b['array_view_GBps']:.1f} GB/s, pinned {b['pinned_memcpy_GBps']:.1f} GB/s, ratio {b['ratio']:.3f}")
+except Exception as e:
+    print(f"staging {sys.argv[1]}: no result ({e})")
+EOF
+    rm -f /tmp/sweep.json
+  done
+fi
+
 if [ -z "${SKIP_SANITIZERS:-}" ] && command -v compute-sanitizer >/dev/null; then
-  # The fault test plants an illegal address on purpose, so it stays out of these runs.
+  # The [error] tests fail allocations and plant an illegal address on purpose, and the
+  # [concurrency] test needs kernels to overlap, which the sanitizer may prevent: not here.
   step "memcheck [coherence],[gpu]" "$(budget 200)" "$OUT/sanitizers.log" \
     compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
-    "$TESTS" "[coherence],[gpu]~[fault]"
+    "$TESTS" "[coherence],[gpu]~[error]~[concurrency]"
   tail -6 "$OUT/sanitizers.log"
   step "racecheck [tiled]" "$(budget 90)" "$OUT/sanitizers.log" \
     compute-sanitizer --tool racecheck --error-exitcode 99 --print-limit 20 "$TESTS" "[tiled]"
@@ -102,6 +135,7 @@ echo "================ summary ================"
 grep -hE "^(All tests passed|test cases:)" "$OUT/tests.log" "$OUT/tests_emulated.log" 2>/dev/null \
   | sed 's/^/tests: /'
 grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitizers.log" 2>/dev/null
+cat "$OUT/staging_sweep.txt" 2>/dev/null
 python3 - "$OUT" <<'EOF'
 import json, os, sys
 out = sys.argv[1]
