@@ -70,16 +70,19 @@ void discard_error(error_t e) noexcept {
   if (e != success && !api::is_sticky(e)) (void)last_error();
 }
 
-// How pageable transfers are staged. The defaults were chosen on an H200 (PCIe 5, 16 cores);
-// the environment can override them for tuning on other machines:
-//   HIPAMP_STAGING_MIB           size of one pinned staging buffer (default 32)
+// How pageable transfers are staged. The defaults are the best of a sweep on an H200 machine
+// (PCIe 5 x16, 16 cores, benchmarks/results/): a ring that stays small enough to live in the
+// last-level cache, where the DMA engine reads it, and pieces of 2 MiB (one core's L2) per
+// thread; bigger rings, smaller pieces and streaming stores were all slower there. The
+// environment can override them for tuning on other machines:
+//   HIPAMP_STAGING_MIB           size of one pinned staging buffer (default 16)
 //   HIPAMP_STAGING_BUFFERS       buffers in the ring (default 4)
-//   HIPAMP_STAGING_THREAD_KIB    least bytes one CPU thread copies per chunk (default 1024)
+//   HIPAMP_STAGING_THREAD_KIB    least bytes one CPU thread copies per chunk (default 2048)
 //   HIPAMP_STAGING_STREAMING     1: non-temporal stores into pinned memory (default 0)
 struct staging_config {
-  std::size_t buffer_bytes = 32 * mib;
+  std::size_t buffer_bytes = 16 * mib;
   int buffers = 4;
-  std::size_t thread_bytes = 1 * mib;
+  std::size_t thread_bytes = 2 * mib;
   bool streaming_stores = false;
 
   static long read(const char* name, long fallback, long lo, long hi) {
@@ -96,10 +99,10 @@ struct staging_config {
   }
   static staging_config from_environment() {
     staging_config c;
-    c.buffer_bytes = static_cast<std::size_t>(read("HIPAMP_STAGING_MIB", 32, 1, 1024)) * mib;
+    c.buffer_bytes = static_cast<std::size_t>(read("HIPAMP_STAGING_MIB", 16, 1, 1024)) * mib;
     c.buffers = static_cast<int>(read("HIPAMP_STAGING_BUFFERS", 4, 2, 16));
     c.thread_bytes =
-        static_cast<std::size_t>(read("HIPAMP_STAGING_THREAD_KIB", 1024, 64, 1 << 20)) * 1024;
+        static_cast<std::size_t>(read("HIPAMP_STAGING_THREAD_KIB", 2048, 64, 1 << 20)) * 1024;
     c.streaming_stores = read("HIPAMP_STAGING_STREAMING", 0, 0, 1) != 0;
     return c;
   }

@@ -1,7 +1,8 @@
 // Compile-only probe, run by scripts/gpu_check.sh: nvcc 13 with Catch2 v3 stops with an
-// internal error (unlink_src_seq_entries) on extended lambdas inside tests/support.hpp's
-// FOR_EACH_ACCELERATOR. Variant 1 is a replacement that opens the section without Catch's
-// warning-suppression _Pragmas; variant 2 is the current macro, to confirm the failure.
+// internal error (unlink_src_seq_entries) on extended lambdas inside a section that a macro
+// opens through DYNAMIC_SECTION (FOR_EACH_ACCELERATOR's first form). Variant 1 opens the
+// section without Catch's warning-suppression _Pragmas (tests/support.hpp's form now);
+// variant 2 is the old form, to confirm the failure.
 #include "../../tests/support.hpp"
 
 #ifndef PROBE_VARIANT
@@ -14,7 +15,9 @@
     if (Catch::Section const& hipamp_test_section_ =                 \
             Catch::SectionInfo(CATCH_INTERNAL_LINEINFO, "on " + hipamp_test::name(acc)))
 #else
-#define PROBE_FOR_EACH(acc) FOR_EACH_ACCELERATOR(acc)
+#define PROBE_FOR_EACH(acc)                                          \
+  for (const hipamp::accelerator& acc : hipamp_test::accelerators()) \
+  DYNAMIC_SECTION("on " << hipamp_test::name(acc))
 #endif
 
 TEST_CASE("for_each_accelerator probe") {
