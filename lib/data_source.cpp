@@ -50,7 +50,8 @@ class all_of_events final : public event_impl {
  public:
   explicit all_of_events(std::vector<event_ptr> events) : events_(std::move(events)) {}
   bool is_ready() const override {
-    return std::all_of(events_.begin(), events_.end(), [](const event_ptr& e) { return e->is_ready(); });
+    return std::all_of(events_.begin(), events_.end(),
+                       [](const event_ptr& e) { return e->is_ready(); });
   }
   void wait() const override {
     for (const event_ptr& e : events_) e->wait();
@@ -77,14 +78,51 @@ host_source_registry& registry() {
 
 }  // namespace
 
+// One queue's last use of a replica.
+struct queue_use {
+  queue_impl* queue;
+  event_ptr done;
+};
+
 struct replica {
   device_impl* device = nullptr;
   void* base = nullptr;
-  bool owned = true;  // false for an array's home allocation handed over at creation
   interval_set valid;
-  event_ptr last_write;  // the last work that wrote bytes of this replica
-  event_ptr last_use;    // the last work that touched this replica at all
-  queue_impl* last_queue = nullptr;
+  // Work on one queue runs in order; across queues these events order it. A reader waits for
+  // the last writer, a writer (a kernel or a copy in) also for every reader since then.
+  event_ptr last_write;
+  queue_impl* write_queue = nullptr;
+  std::vector<queue_use> reads;  // last read per queue since last_write
+
+  void order_read(queue_impl& q) const {
+    if (last_write && write_queue != &q) q.wait_for(last_write);
+  }
+  void order_write(queue_impl& q) const {
+    order_read(q);
+    for (const queue_use& r : reads) {
+      if (r.queue != &q) q.wait_for(r.done);
+    }
+  }
+  void note_read(queue_impl& q, const event_ptr& done) {
+    for (queue_use& r : reads) {
+      if (r.queue == &q) {
+        r.done = done;
+        return;
+      }
+    }
+    reads.push_back({&q, done});
+  }
+  // The writer waited for every earlier reader, so its event covers them all.
+  void note_write(queue_impl& q, const event_ptr& done) {
+    last_write = done;
+    write_queue = &q;
+    reads.clear();
+  }
+  // Blocks until no work uses the replica (before freeing it).
+  void wait_idle() const {
+    if (last_write) last_write->wait();
+    for (const queue_use& r : reads) r.done->wait();
+  }
 };
 
 struct data_source::state {
@@ -101,12 +139,43 @@ struct data_source::state {
   }
 };
 
+namespace {
+
+// The byte ranges a copy of the footprint moves: its exact runs, merged across small holes.
+std::vector<byte_range> transfer_ranges(const footprint& fp) {
+  std::vector<byte_range> out;
+  fp.for_each_run([&](std::size_t b, std::size_t e) {
+    if (!out.empty() && b >= out.back().end && b - out.back().end <= data_source::merge_gap_bytes) {
+      out.back().end = std::max(out.back().end, e);
+    } else {
+      out.push_back({b, e});
+    }
+  });
+  return out;
+}
+
+// The bytes the footprint's elements occupy, exactly (what a write changes).
+template <class F>
+void for_each_exact_run(const footprint& fp, F&& f) {
+  fp.for_each_run(std::forward<F>(f));
+}
+
+bool both_gpus(const device_impl& a, const device_impl& b) {
+  return a.kind() == device_kind::gpu && b.kind() == device_kind::gpu;
+}
+
+}  // namespace
+
 data_source::data_source(std::size_t bytes, void* host, std::shared_ptr<queue_impl> home)
     : bytes_(bytes), host_(host), home_(std::move(home)), state_(std::make_unique<state>()) {}
 
 data_source::~data_source() {
   for (replica& r : state_->replicas) {
-    if (r.last_use) r.last_use->wait();
+    try {
+      r.wait_idle();
+    } catch (...) {
+      // A lost device cannot be waited for; its memory goes with it.
+    }
     r.device->deallocate(r.base);
   }
 }
@@ -122,8 +191,9 @@ void data_source::release() noexcept {
   } else if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) {
     return;
   }
-  // The last view is gone: the host copy must hold the data the views wrote.
-  if (host_ != nullptr && home_ == nullptr) {
+  // The last view is gone: the user's memory must hold the data the views wrote. Sources the
+  // library owns (arrays, views made without a container) have no one to hand data to.
+  if (host_ != nullptr && home_ == nullptr && state_->owned_host == nullptr) {
     try {
       footprint all;
       all.element_size = 1;
@@ -177,59 +247,85 @@ data_source* data_source::create_owned(std::shared_ptr<queue_impl> home, std::si
   return src;
 }
 
-void* data_source::device_base(device_impl& device) {
-  if (device.aliases_host_memory()) {
-    std::lock_guard<std::mutex> lock(state_->mutex);
-    if (host_ == nullptr) {
-      state_->owned_host = allocate_host(bytes_);
-      host_ = state_->owned_host.get();
-    }
-    return host_;
-  }
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  if (replica* r = state_->find(device)) return r->base;
-  replica r;
-  r.device = &device;
-  r.base = device.allocate(bytes_);
-  state_->replicas.push_back(std::move(r));
-  return state_->replicas.back().base;
-}
+// ---- helpers that run under state::mutex ------------------------------------------------
 
 namespace {
 
-// Brings [b, e) of `from` into host memory; the caller holds the lock.
-void copy_replica_to_host(replica& from, std::byte* host, std::size_t b, std::size_t e) {
-  auto queue = from.device->default_queue();
-  if (from.last_use && from.last_queue != queue.get()) queue->wait_for(from.last_use);
-  queue->copy_device_to_host(host + b, static_cast<std::byte*>(from.base) + b, e - b);
+std::byte* ensure_host_locked(void*& host, host_buffer& owned, std::size_t bytes) {
+  if (host == nullptr) {
+    owned = allocate_host(bytes);
+    host = owned.get();
+  }
+  return static_cast<std::byte*>(host);
+}
+
+replica& ensure_replica_locked(std::vector<replica>& replicas, device_impl& device,
+                               std::size_t bytes) {
+  for (replica& r : replicas) {
+    if (r.device == &device) return r;
+  }
+  replica r;
+  r.device = &device;
+  r.base = device.allocate(bytes);
+  replicas.push_back(std::move(r));
+  return replicas.back();
+}
+
+// Copies [b, e) of `from` into host memory at `host_dst` (which need not be this source's).
+// One queue per device for copies back to the host, apart from the queues kernels run on, so
+// that host access waits for the work that wrote its data (through last_write) and not for
+// unrelated work queued behind it.
+queue_impl& readback_queue(device_impl& device) {
+  static std::mutex mutex;
+  static auto* queues = new std::map<const device_impl*, std::shared_ptr<queue_impl>>();
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<queue_impl>& q = (*queues)[&device];
+  if (!q) q = device.create_queue(queuing_mode_automatic);
+  return *q;
+}
+
+void copy_replica_to_host(replica& from, std::byte* host_dst, std::size_t b, std::size_t e) {
+  queue_impl* queue = &readback_queue(*from.device);
+  from.order_read(*queue);
+  queue->copy_device_to_host(host_dst, static_cast<const std::byte*>(from.base) + b, e - b);
   record_transfer(*from.device, transfer_direction::device_to_host, e - b);
+}
+
+// Makes [b, e) valid in host memory, copying from whichever replica holds each stale byte.
+void make_host_valid_locked(interval_set& host_valid, std::vector<replica>& replicas,
+                            std::byte* host, std::size_t b, std::size_t e) {
+  for (const byte_range& gap : host_valid.gaps(b, e)) {
+    for (replica& r : replicas) {
+      for (const byte_range& part : r.valid.overlap(gap.begin, gap.end)) {
+        if (host_valid.covers(part.begin, part.end)) continue;
+        copy_replica_to_host(r, host + part.begin, part.begin, part.end);
+        host_valid.add(part.begin, part.end);
+      }
+    }
+    // Bytes valid nowhere (discarded, or never written) become the host's as they are.
+    host_valid.add(gap.begin, gap.end);
+  }
 }
 
 }  // namespace
 
+void* data_source::device_base(device_impl& device) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  if (device.aliases_host_memory()) return ensure_host_locked(host_, state_->owned_host, bytes_);
+  return ensure_replica_locked(state_->replicas, device, bytes_).base;
+}
+
 void* data_source::acquire_host(const footprint& fp, bool write) {
-  const std::size_t b = fp.begin_byte();
-  const std::size_t e = fp.end_byte();
   std::lock_guard<std::mutex> lock(state_->mutex);
   state& st = *state_;
-  if (host_ == nullptr) {
-    st.owned_host = allocate_host(bytes_);
-    host_ = st.owned_host.get();
-  }
-  auto* host = static_cast<std::byte*>(host_);
-  for (const byte_range& gap : st.host_valid.gaps(b, e)) {
-    for (replica& r : st.replicas) {
-      for (const byte_range& part : r.valid.overlap(gap.begin, gap.end)) {
-        if (st.host_valid.covers(part.begin, part.end)) continue;
-        copy_replica_to_host(r, host, part.begin, part.end);
-        st.host_valid.add(part.begin, part.end);
-      }
-    }
-    // Bytes valid nowhere (discarded, or never written) become the host's as they are.
-    st.host_valid.add(gap.begin, gap.end);
+  std::byte* host = ensure_host_locked(host_, st.owned_host, bytes_);
+  for (const byte_range& range : transfer_ranges(fp)) {
+    make_host_valid_locked(st.host_valid, st.replicas, host, range.begin, range.end);
   }
   if (write) {
-    for (replica& r : st.replicas) r.valid.remove(b, e);
+    for_each_exact_run(fp, [&](std::size_t b, std::size_t e) {
+      for (replica& r : st.replicas) r.valid.remove(b, e);
+    });
   }
   return host_;
 }
@@ -241,46 +337,73 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
     if (write) host_epoch_.fetch_add(1, std::memory_order_acq_rel);
     return base;
   }
-  const std::size_t b = fp.begin_byte();
-  const std::size_t e = fp.end_byte();
-  void* base = device_base(device);
   std::lock_guard<std::mutex> lock(state_->mutex);
   state& st = *state_;
-  replica& target = *st.find(device);
-  if (target.last_use && target.last_queue != &queue) queue.wait_for(target.last_use);
-  auto* host = static_cast<std::byte*>(host_);
+  replica& target = ensure_replica_locked(st.replicas, device, bytes_);
   auto* dev = static_cast<std::byte*>(target.base);
-  for (const byte_range& gap : target.valid.gaps(b, e)) {
-    // Route bytes that only another device holds through the host first.
-    for (replica& other : st.replicas) {
-      if (&other == &target) continue;
-      for (const byte_range& part : other.valid.overlap(gap.begin, gap.end)) {
-        for (const byte_range& missing : st.host_valid.gaps(part.begin, part.end)) {
-          if (host == nullptr) {
-            st.owned_host = allocate_host(bytes_);
-            host_ = st.owned_host.get();
-            host = static_cast<std::byte*>(host_);
+  std::vector<replica*> peers_read;
+  bool copied = false;
+  auto before_first_copy = [&] {
+    if (!copied) target.order_write(queue);
+    copied = true;
+  };
+  for (const byte_range& range : transfer_ranges(fp)) {
+    for (const byte_range& gap : target.valid.gaps(range.begin, range.end)) {
+      // Bytes another GPU holds move directly between the devices; bytes only a
+      // CPU-executed device holds come through the host.
+      for (replica& other : st.replicas) {
+        if (&other == &target) continue;
+        for (const byte_range& part : other.valid.overlap(gap.begin, gap.end)) {
+          for (const byte_range& missing : st.host_valid.gaps(part.begin, part.end)) {
+            if (both_gpus(*other.device, device) &&
+                !target.valid.covers(missing.begin, missing.end)) {
+              before_first_copy();
+              other.order_read(queue);
+              queue.copy_device_to_device(dev + missing.begin,
+                                          static_cast<const std::byte*>(other.base) + missing.begin,
+                                          missing.size());
+              record_transfer(device, transfer_direction::device_to_device, missing.size());
+              target.valid.add(missing.begin, missing.end);
+              peers_read.push_back(&other);
+            } else {
+              std::byte* host = ensure_host_locked(host_, st.owned_host, bytes_);
+              copy_replica_to_host(other, host + missing.begin, missing.begin, missing.end);
+              st.host_valid.add(missing.begin, missing.end);
+            }
           }
-          copy_replica_to_host(other, host, missing.begin, missing.end);
-          st.host_valid.add(missing.begin, missing.end);
         }
       }
+      for (const byte_range& part : st.host_valid.overlap(gap.begin, gap.end)) {
+        if (target.valid.covers(part.begin, part.end)) continue;
+        before_first_copy();
+        queue.copy_host_to_device(dev + part.begin,
+                                  static_cast<const std::byte*>(host_) + part.begin, part.size());
+        record_transfer(device, transfer_direction::host_to_device, part.size());
+      }
+      // Bytes valid nowhere (discarded or never written) need no copy.
+      target.valid.add(gap.begin, gap.end);
     }
-    for (const byte_range& part : st.host_valid.overlap(gap.begin, gap.end)) {
-      queue.copy_host_to_device(dev + part.begin, host + part.begin, part.size());
-      record_transfer(device, transfer_direction::host_to_device, part.size());
-    }
-    target.valid.add(gap.begin, gap.end);
+  }
+  if (copied) {
+    // The copies wrote the replica: later users on other queues wait for them.
+    const event_ptr done = queue.record();
+    target.note_write(queue, done);
+    for (replica* peer : peers_read) peer->note_read(queue, done);
   }
   if (write) {
-    st.host_valid.remove(b, e);
-    for (replica& other : st.replicas) {
-      if (&other != &target) other.valid.remove(b, e);
-    }
+    target.order_write(queue);
+    for_each_exact_run(fp, [&](std::size_t b, std::size_t e) {
+      st.host_valid.remove(b, e);
+      for (replica& other : st.replicas) {
+        if (&other != &target) other.valid.remove(b, e);
+      }
+    });
+  } else {
+    target.order_read(queue);
   }
   // The host's claim changed (it now shares or lost these bytes): host views re-check.
   host_epoch_.fetch_add(1, std::memory_order_acq_rel);
-  return base;
+  return target.base;
 }
 
 void data_source::complete_kernel(queue_impl& queue, const footprint& /*fp*/, bool write,
@@ -289,25 +412,25 @@ void data_source::complete_kernel(queue_impl& queue, const footprint& /*fp*/, bo
   std::lock_guard<std::mutex> lock(state_->mutex);
   replica* r = state_->find(queue.device());
   if (r == nullptr) return;
-  r->last_use = done;
-  r->last_queue = &queue;
-  if (write) r->last_write = done;
+  if (write) {
+    r->note_write(queue, done);
+  } else {
+    r->note_read(queue, done);
+  }
 }
 
 void data_source::discard(const footprint& fp) {
-  // A strided view's bounding range holds bytes of other views: only whole ranges may go.
-  if (!fp.contiguous()) return;
-  const std::size_t b = fp.begin_byte();
-  const std::size_t e = fp.end_byte();
   std::lock_guard<std::mutex> lock(state_->mutex);
-  state_->host_valid.remove(b, e);
-  for (replica& r : state_->replicas) r.valid.remove(b, e);
+  for_each_exact_run(fp, [&](std::size_t b, std::size_t e) {
+    state_->host_valid.remove(b, e);
+    for (replica& r : state_->replicas) r.valid.remove(b, e);
+  });
   host_epoch_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 void data_source::refresh(const footprint& fp) {
   std::lock_guard<std::mutex> lock(state_->mutex);
-  fp.for_each_run([&](std::size_t b, std::size_t e) {
+  for_each_exact_run(fp, [&](std::size_t b, std::size_t e) {
     state_->host_valid.add(b, e);
     for (replica& r : state_->replicas) r.valid.remove(b, e);
   });
@@ -322,6 +445,83 @@ event_ptr data_source::pending_writes(const footprint& /*fp*/) {
   }
   if (events.empty()) return ready_event();
   return std::make_shared<all_of_events>(std::move(events));
+}
+
+void data_source::copy(data_source& from, std::size_t from_offset, data_source& to,
+                       std::size_t to_offset, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::scoped_lock lock(from.state_->mutex, to.state_->mutex);
+  state& src = *from.state_;
+  state& dst = *to.state_;
+  const std::size_t sb = from_offset;
+  const std::size_t se = from_offset + bytes;
+  const std::size_t db = to_offset;
+  const std::size_t de = to_offset + bytes;
+
+  // Where the destination's bytes will live: its array's device, else host memory.
+  queue_impl* dst_queue = nullptr;
+  if (to.home_ && !to.home_->device().aliases_host_memory()) dst_queue = to.home_.get();
+
+  if (dst_queue == nullptr) {
+    std::byte* out = ensure_host_locked(to.host_, dst.owned_host, to.bytes_) + db;
+    // Stale source bytes come straight from the replica that holds them.
+    for (const byte_range& gap : src.host_valid.gaps(sb, se)) {
+      for (replica& r : src.replicas) {
+        for (const byte_range& part : r.valid.overlap(gap.begin, gap.end)) {
+          copy_replica_to_host(r, out + (part.begin - sb), part.begin, part.end);
+        }
+      }
+    }
+    if (from.host_ != nullptr) {
+      for (const byte_range& part : src.host_valid.overlap(sb, se)) {
+        std::memcpy(out + (part.begin - sb), static_cast<const std::byte*>(from.host_) + part.begin,
+                    part.size());
+      }
+    }
+    dst.host_valid.add(db, de);
+    for (replica& r : dst.replicas) r.valid.remove(db, de);
+    to.host_epoch_.fetch_add(1, std::memory_order_acq_rel);
+    return;
+  }
+
+  device_impl& device = dst_queue->device();
+  replica& target = ensure_replica_locked(dst.replicas, device, to.bytes_);
+  std::byte* out = static_cast<std::byte*>(target.base) + db;
+  target.order_write(*dst_queue);
+  replica* source_replica = nullptr;
+  if (replica* same = src.find(device); same != nullptr && same->valid.covers(sb, se)) {
+    source_replica = same;
+  } else if (!src.host_valid.covers(sb, se)) {
+    for (replica& r : src.replicas) {
+      if (both_gpus(*r.device, device) && r.valid.covers(sb, se)) {
+        source_replica = &r;
+        break;
+      }
+    }
+    if (source_replica == nullptr) {
+      // Spread over several places: gather it in the source's host memory first.
+      std::byte* host = ensure_host_locked(from.host_, src.owned_host, from.bytes_);
+      make_host_valid_locked(src.host_valid, src.replicas, host, sb, se);
+    }
+  }
+  if (source_replica != nullptr) {
+    source_replica->order_read(*dst_queue);
+    dst_queue->copy_device_to_device(out, static_cast<const std::byte*>(source_replica->base) + sb,
+                                     bytes);
+    record_transfer(device, transfer_direction::device_to_device, bytes);
+  } else {
+    dst_queue->copy_host_to_device(out, static_cast<const std::byte*>(from.host_) + sb, bytes);
+    record_transfer(device, transfer_direction::host_to_device, bytes);
+  }
+  const event_ptr done = dst_queue->record();
+  target.note_write(*dst_queue, done);
+  if (source_replica != nullptr) source_replica->note_read(*dst_queue, done);
+  target.valid.add(db, de);
+  dst.host_valid.remove(db, de);
+  for (replica& r : dst.replicas) {
+    if (&r != &target) r.valid.remove(db, de);
+  }
+  to.host_epoch_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 host_binding bind_to_host(data_source* source, std::size_t element_size, std::size_t offset,

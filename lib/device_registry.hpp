@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <hipamp/detail/backend.hpp>
@@ -17,5 +18,8 @@ std::shared_ptr<device_impl> make_discrete_emulator_device();
 std::vector<std::shared_ptr<device_impl>> enumerate_gpu_devices();
 
 const std::vector<std::shared_ptr<device_impl>>& all_devices();
+
+// ASCII rendering of a device path or description, for exception messages.
+std::string narrow_path(const std::wstring& w);
 
 }  // namespace hipamp::detail

@@ -29,7 +29,11 @@ void launch_scope::close() noexcept {
 }
 
 void launch_scope::complete(const event_ptr& done) {
-  for (binding& b : bindings_) b.source->complete_kernel(queue_, b.where, b.write, done);
+  if (bindings_.empty()) return;
+  // GPU launches return no event (recording one costs as much as the launch); launches that
+  // captured views need one so later users wait for exactly this work.
+  const event_ptr event = done ? done : queue_.record();
+  for (binding& b : bindings_) b.source->complete_kernel(queue_, b.where, b.write, event);
 }
 
 }  // namespace hipamp::detail

@@ -13,6 +13,12 @@
 #define HIPAMP_GPU_TRANSLATION_UNIT 0
 #endif
 
+// clang defines __host__ and __device__ for HIP in a header it includes by itself only when it
+// finds ROCm in its standard layout (not Debian's); the HIP runtime header defines them too.
+#if defined(__HIPCC__) && !defined(__host__)
+#include <hip/hip_runtime.h>
+#endif
+
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define HIPAMP_DEVICE_COMPILE 1
 #else

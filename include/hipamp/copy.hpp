@@ -44,13 +44,14 @@ struct view_access {
       for_each_index(dst.extent, [&](const index<N>& i) { dst[i] = staging[k++]; });
       return;
     }
-    src.synchronize();
-    if (dst.is_contiguous()) dst.discard_data();  // every byte is overwritten: copy nothing in
     if (src.is_contiguous() && dst.is_contiguous()) {
-      std::memcpy(static_cast<void*>(dst.data()), static_cast<const void*>(src.data()),
-                  element_count(src.extent) * sizeof(S));
+      // The directory picks the route: device to device between arrays (also across GPUs),
+      // host to device into an array, device to host out of one, memcpy between host data.
+      data_source::copy(*src.src_.get(), src.offset_ * sizeof(S), *dst.src_.get(),
+                        dst.offset_ * sizeof(D), element_count(src.extent) * sizeof(S));
       return;
     }
+    src.synchronize();
     for_each_index(src.extent, [&](const index<N>& i) { dst[i] = src[i]; });
   }
 
@@ -60,7 +61,8 @@ struct view_access {
     if (available < static_cast<std::ptrdiff_t>(element_count(dst.extent))) {
       throw runtime_exception("hipamp: copy into extent " + to_string(dst.extent) + " needs " +
                               std::to_string(element_count(dst.extent)) +
-                              " elements but the iterator range holds " + std::to_string(available));
+                              " elements but the iterator range holds " +
+                              std::to_string(available));
     }
     if (dst.is_contiguous()) dst.discard_data();
     for_each_index(dst.extent, [&](const index<N>& i) { dst[i] = *first++; });

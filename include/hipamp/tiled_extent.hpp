@@ -16,11 +16,15 @@ struct tile_shape {
   static_assert(D0 > 0 && D1 >= 0 && D2 >= 0, "hipamp: tile dimensions must be positive");
   static_assert(!(D1 == 0 && D2 != 0), "hipamp: a 3-D tile needs all three dimensions");
   static constexpr int dims[3] = {D0, D1, D2};
+  // dims[d] for code that also runs on a GPU: nvcc keeps static constexpr arrays host-only.
+  HIPAMP_HOST_DEVICE static constexpr int dim(int d) noexcept {
+    return d == 0 ? D0 : (d == 1 ? D1 : D2);
+  }
   static constexpr int size = D0 * (D1 ? D1 : 1) * (D2 ? D2 : 1);
   static_assert(size <= 1024, "hipamp: C++ AMP tiles hold at most 1024 work-items");
   HIPAMP_HOST_DEVICE static constexpr extent<rank> as_extent() noexcept {
     extent<rank> e;
-    for (int d = 0; d < rank; ++d) e[d] = dims[d];
+    for (int d = 0; d < rank; ++d) e[d] = dim(d);
     return e;
   }
 };
@@ -51,14 +55,14 @@ class tiled_extent : public extent<detail::tile_shape<D0, D1, D2>::rank> {
   HIPAMP_HOST_DEVICE constexpr tiled_extent pad() const noexcept {
     tiled_extent out = *this;
     for (int d = 0; d < rank; ++d) {
-      out[d] = ((out[d] + shape::dims[d] - 1) / shape::dims[d]) * shape::dims[d];
+      out[d] = ((out[d] + shape::dim(d) - 1) / shape::dim(d)) * shape::dim(d);
     }
     return out;
   }
   // Rounds every dimension down to a whole number of tiles.
   HIPAMP_HOST_DEVICE constexpr tiled_extent truncate() const noexcept {
     tiled_extent out = *this;
-    for (int d = 0; d < rank; ++d) out[d] = (out[d] / shape::dims[d]) * shape::dims[d];
+    for (int d = 0; d < rank; ++d) out[d] = (out[d] / shape::dim(d)) * shape::dim(d);
     return out;
   }
 

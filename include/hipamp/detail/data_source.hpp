@@ -73,6 +73,17 @@ class data_source {
   // Ready once every write to the footprint on any device has finished.
   event_ptr pending_writes(const footprint& fp);
 
+  // Copies `bytes` from [from_offset, +bytes) of `from` to [to_offset, +bytes) of `to` (two
+  // different sources) by the shortest route: into the destination array's device when it
+  // has one (device to device, or host to device), else into host memory (device to host,
+  // or memcpy). The destination bytes end up valid only where they were written.
+  static void copy(data_source& from, std::size_t from_offset, data_source& to,
+                   std::size_t to_offset, std::size_t bytes);
+
+  // Copies move a footprint's exact byte runs, except that runs separated by at most this
+  // many bytes go as one copy (one call costs about as much as moving this much data).
+  static constexpr std::size_t merge_gap_bytes = 64 * 1024;
+
  private:
   struct state;
   data_source(std::size_t bytes, void* host, std::shared_ptr<queue_impl> home);

@@ -34,7 +34,8 @@ class launch_scope {
   void* bind(data_source* source, footprint where, bool write);
   // Ends capturing.
   void close() noexcept;
-  // Records the launch's completion event on every source it touched.
+  // Records the launch's completion event on every source it touched. A null `done` means
+  // "the work just queued on queue()": an event is recorded there only if views were bound.
   void complete(const event_ptr& done);
   queue_impl& queue() const noexcept { return queue_; }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <hipamp/config.hpp>
+#include <hipamp/detail/backend.hpp>
 #include <hipamp/exceptions.hpp>
 
 #if !HIPAMP_GPU_TRANSLATION_UNIT
@@ -39,12 +40,26 @@ inline error_t last_error() noexcept { return cudaGetLastError(); }
 inline constexpr int warp_size_max = 32;
 #endif
 
-// Throws the hipamp exception that matches a failed runtime call, naming the call.
+// Throws the hipamp exception that matches a failed runtime call, naming the call:
+// out_of_memory for allocations, accelerator_view_removed once the device's context is lost
+// (a kernel fault, a lost device), runtime_exception otherwise. Defined in lib/gpu_runtime.cpp.
 [[noreturn]] void throw_error(error_t error, const char* what);
 
 inline void check(error_t error, const char* what) {
   if (error != success) throw_error(error, what);
 }
+
+// What a kernel launch on a queue needs, read once per launch from the runtime (cached there).
+struct launch_target {
+  stream_t stream;
+  int max_threads_per_tile;  // the device's maxThreadsPerBlock
+};
+// Makes the queue's device current (on multi-GPU machines) and returns its stream and limits.
+// `queue` must belong to a GPU accelerator.
+launch_target prepare_launch(queue_impl& queue);
+// Throws for a failed launch, naming its shape (a bad configuration, too many resources).
+[[noreturn]] void throw_launch_error(error_t error, const char* model, unsigned long long blocks,
+                                     unsigned threads_per_block);
 
 }  // namespace hipamp::detail::gpu
 

@@ -1,0 +1,127 @@
+// Kernel launches on a GPU accelerator_view: the simple model (any rank) and the tiled model.
+// Included by parallel_for_each.hpp in GPU translation units only.
+//
+// Both models flatten their index space to one grid dimension and rebuild the N-dimensional
+// index with fast_divmod (a multiply-high per dimension), so no grid-dimension limit (65535
+// in y and z) ever constrains an extent. One launch covers fewer than 2^31 points (tiles in the
+// tiled model), which keeps the in-kernel math in 32 bits; larger domains become several
+// launches over boxes of the domain, queued back to back on the same stream.
+//
+// Launches return a null event_ptr: recording a device event costs as much as the launch
+// itself, so the caller's launch_scope records one only if the kernel captured views.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include <hipamp/accelerator.hpp>
+#include <hipamp/backend/gpu/kernel_language.hpp>
+#include <hipamp/backend/gpu/launch_geometry.hpp>
+#include <hipamp/exceptions.hpp>
+#include <hipamp/extent.hpp>
+#include <hipamp/index.hpp>
+#include <hipamp/tile_barrier.hpp>
+#include <hipamp/tiled_extent.hpp>
+
+namespace hipamp::detail::gpu {
+
+inline constexpr unsigned simple_block_threads = 256;
+
+template <int N, class Kernel>
+__global__ void __launch_bounds__(simple_block_threads)
+    simple_kernel(const Kernel kernel, const launch_box<N> box) {
+  const std::uint32_t linear = blockIdx.x * simple_block_threads + threadIdx.x;
+  if (linear >= box.count) return;
+  kernel(box_index(box, linear));
+}
+
+template <int D0, int D1, int D2, class Kernel>
+__global__ void __launch_bounds__((tile_shape<D0, D1, D2>::size))
+    tiled_kernel(const Kernel kernel, const launch_box<tile_shape<D0, D1, D2>::rank> tiles) {
+  constexpr int rank = tile_shape<D0, D1, D2>::rank;
+  // The work-item's place in its tile: threadIdx.x row-major over the tile, last dim fastest.
+  // The tile sizes are constants, so these divisions are shifts or multiplies.
+  index<rank> local;
+  const unsigned t = threadIdx.x;
+  if constexpr (rank == 1) {
+    local[0] = static_cast<int>(t);
+  } else if constexpr (rank == 2) {
+    local[1] = static_cast<int>(t % D1);
+    local[0] = static_cast<int>(t / D1);
+  } else {
+    local[2] = static_cast<int>(t % D2);
+    local[1] = static_cast<int>((t / D2) % D1);
+    local[0] = static_cast<int>(t / (D2 * D1));
+  }
+  const index<rank> tile = box_index(tiles, blockIdx.x);
+  index<rank> origin;
+  origin[0] = tile[0] * D0;
+  if constexpr (rank > 1) origin[1] = tile[1] * D1;
+  if constexpr (rank > 2) origin[2] = tile[2] * D2;
+  const tiled_index<D0, D1, D2> idx(origin + local, local, tile, origin, tile_barrier());
+  kernel(idx);
+}
+
+// The simple model with at most max_points points per launch (tests use small values to
+// exercise the split).
+template <int N, class Kernel>
+event_ptr launch_simple_split(const accelerator_view& av, const extent<N>& domain,
+                              const Kernel& kernel, std::uint64_t max_points) {
+  const launch_target target = prepare_launch(av.queue());
+  for_each_launch_box(domain, max_points, [&](const index<N>& origin, const extent<N>& box) {
+    const launch_box<N> part = make_launch_box(origin, box);
+    const unsigned blocks = (part.count + simple_block_threads - 1) / simple_block_threads;
+    simple_kernel<N, Kernel><<<blocks, simple_block_threads, 0, target.stream>>>(kernel, part);
+    const error_t launched = last_error();
+    if (launched != success) throw_launch_error(launched, "simple", blocks, simple_block_threads);
+  });
+  return {};
+}
+
+template <int N, class Kernel>
+event_ptr launch_simple(const accelerator_view& av, const extent<N>& domain, const Kernel& kernel) {
+  return launch_simple_split(av, domain, kernel, max_points_per_launch);
+}
+
+// The tiled model with at most max_tiles tiles per launch. One tile is one thread block.
+template <int D0, int D1, int D2, class Kernel>
+event_ptr launch_tiled_split(const accelerator_view& av, const tiled_extent<D0, D1, D2>& domain,
+                             const Kernel& kernel, std::uint64_t max_tiles) {
+  using shape = tile_shape<D0, D1, D2>;
+  constexpr int rank = shape::rank;
+  const launch_target target = prepare_launch(av.queue());
+  if (shape::size > target.max_threads_per_tile) {
+    throw runtime_exception("hipamp: tiles of " + std::to_string(shape::size) +
+                            " threads exceed the " + std::to_string(target.max_threads_per_tile) +
+                            " threads per tile that this GPU allows");
+  }
+  extent<rank> tiles;
+  for (int d = 0; d < rank; ++d) {
+    const int tile_dim = shape::dim(d);
+    if (domain[d] <= 0 || domain[d] % tile_dim != 0) {
+      throw invalid_compute_domain(
+          "hipamp: tiled parallel_for_each over extent " +
+          to_string(static_cast<const extent<rank>&>(domain)) + ": dimension " + std::to_string(d) +
+          " (" + std::to_string(domain[d]) + ") is not a positive multiple of the tile size " +
+          std::to_string(tile_dim));
+    }
+    tiles[d] = domain[d] / tile_dim;
+  }
+  for_each_launch_box(tiles, max_tiles, [&](const index<rank>& origin, const extent<rank>& box) {
+    const launch_box<rank> part = make_launch_box(origin, box);
+    tiled_kernel<D0, D1, D2, Kernel>
+        <<<part.count, static_cast<unsigned>(shape::size), 0, target.stream>>>(kernel, part);
+    const error_t launched = last_error();
+    if (launched != success) throw_launch_error(launched, "tiled", part.count, shape::size);
+  });
+  return {};
+}
+
+template <int D0, int D1, int D2, class Kernel>
+event_ptr launch_tiled(const accelerator_view& av, const tiled_extent<D0, D1, D2>& domain,
+                       const Kernel& kernel) {
+  return launch_tiled_split(av, domain, kernel, max_points_per_launch);
+}
+
+}  // namespace hipamp::detail::gpu
