@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/nbody.hpp"
 #include "workloads/vector_add.hpp"
 
 namespace {
@@ -16,9 +17,18 @@ struct workload {
 };
 
 std::vector<workload> workloads() {
-  return {
+  std::vector<workload> list{
       {"vector add", [](const hipamp::accelerator_view& av) { return demo::run_vector_add(av); }},
+      {"n-body", [](const hipamp::accelerator_view& av) {
+         return demo::run_nbody(av, demo::nbody::kernel::simple);
+       }},
   };
+  if (demo::nbody::has_kernel(demo::nbody::kernel::tiled)) {
+    list.push_back({"n-body (tiled)", [](const hipamp::accelerator_view& av) {
+                      return demo::run_nbody(av, demo::nbody::kernel::tiled);
+                    }});
+  }
+  return list;
 }
 
 std::vector<hipamp::accelerator> demo_accelerators() {
