@@ -7,6 +7,7 @@ Run: python3 -m unittest discover -s tools/tests   (CTest runs it as amp2hipamp_
 import glob
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -226,6 +227,68 @@ class Warnings(PortTest):
     def test_tile_static_and_concurrency_names_stay(self):
         text = "tile_static float s[16]; concurrency::array_view<int, 1> v; Concurrency::extent<1> e;"
         self.assertPorts(text, text, set())
+
+
+NVCC = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc"
+                                 if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+
+# Every place restrict(...) can stand, in C++ AMP; after the port nvcc must accept each one.
+PLACEMENTS = """
+template <class K> __global__ void run(K k) { k(static_cast<int>(threadIdx.x)); }
+struct p {
+ public:
+  p(float v) restrict(amp, cpu) : x(v) {}
+  float get() const restrict(amp) { return x; }
+  void operator()(int i) const restrict(amp) {}
+  bool operator<(const p& o) const restrict(amp) { return x < o.x; }
+  friend bool operator==(const p& a, const p& b) restrict(amp, cpu);
+  ~p() restrict(cpu, amp) {}
+  float x;
+};
+bool operator==(const p& a, const p& b) restrict(amp, cpu) { return a.x == b.x; }
+static inline int f(int x) restrict(amp) { return x + 1; }
+template <typename T, int N = (1 > 0)>
+T sq(T x) restrict(direct3d) { return x * x; }
+inline float
+twice(float x) restrict(auto) { return 2 * x; }
+int host_only(int x) restrict(cpu) { return x; }
+void launch(int* out) {
+  run<<<1, 1>>>([=](int i) mutable restrict(amp) -> int {
+    p a(1.0f);
+    return f(i) + sq(i) + (a == a) + (a < a) + static_cast<int>(twice(a.get()));
+  });
+  auto z = [=] restrict(amp) {};
+  z();
+  run<<<1, 1>>>([=](int i) restrict(amp, cpu) { out[i] = i; });
+  run<<<1, 1>>>(p(2.0f));
+  out[0] = host_only(1);
+}
+"""
+
+
+@unittest.skipUnless(NVCC, "nvcc not found")
+class NvccAcceptsThePlacement(unittest.TestCase):
+    def test_ported_placements_compile_as_cuda(self):
+        ported, _ = port(PLACEMENTS)
+        self.assertNotIn("restrict(", ported)
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "placements.cu")
+            with open(src, "w") as f:
+                f.write("#define HIPAMP_RESTRICT __host__ __device__\n" + ported)
+            run = subprocess.run([NVCC, "-std=c++17", "--extended-lambda", "-c", src, "-o",
+                                  os.path.join(tmp, "placements.o")], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr + ported)
+
+    def test_unported_placements_do_not(self):
+        # The test above means something only if nvcc rejects C++ AMP's own placement.
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "amp.cu")
+            with open(src, "w") as f:
+                f.write("template <class K> __global__ void run(K k) { k(1); }\n"
+                        "void launch() { run<<<1, 1>>>([=](int i) __host__ __device__ { }); }\n")
+            run = subprocess.run([NVCC, "-std=c++17", "--extended-lambda", "-c", src, "-o",
+                                  os.path.join(tmp, "amp.o")], capture_output=True, text=True)
+            self.assertNotEqual(run.returncode, 0)
 
 
 class WholePrograms(unittest.TestCase):
