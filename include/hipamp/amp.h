@@ -11,7 +11,7 @@
 // What it cannot provide: `restrict(amp)` is not C++ (write HIPAMP_RESTRICT before a lambda's
 // parameter list or a function's declaration); DirectX interop (concurrency::direct3d) and
 // textures do not exist. With `using namespace concurrency;` at global scope, `index<1>` is
-// ambiguous with POSIX's ::index function: write concurrency::index<1>.
+// ambiguous with the POSIX function index() from <strings.h>: write concurrency::index<1>.
 //
 // Why a namespace holding a using-directive rather than `namespace concurrency = hipamp;`:
 // C++ AMP code may reopen `namespace concurrency { ... }` to add its own helpers, which a
