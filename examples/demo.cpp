@@ -19,7 +19,8 @@ struct workload {
 std::vector<workload> workloads() {
   std::vector<workload> list{
       {"vector add", [](const hipamp::accelerator_view& av) { return demo::run_vector_add(av); }},
-      {"n-body", [](const hipamp::accelerator_view& av) {
+      {"n-body",
+       [](const hipamp::accelerator_view& av) {
          return demo::run_nbody(av, demo::nbody::kernel::simple);
        }},
   };

@@ -18,16 +18,17 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "nbody: the number of steps must be positive, not '%s'\n", argv[2]);
     return 2;
   }
-  std::printf("check: %d bodies, %d steps, positions within %.0e of a serial double-precision run\n",
-              demo::nbody::check_bodies, demo::nbody::check_steps, demo::nbody::tolerance);
+  std::printf(
+      "check: %d bodies, %d steps, positions within %.0e of a serial double-precision run\n",
+      demo::nbody::check_bodies, demo::nbody::check_steps, demo::nbody::tolerance);
   bool all_ok = true;
   for (const hipamp::accelerator& acc : hipamp::accelerator::get_all()) {
     for (demo::nbody::kernel k : {demo::nbody::kernel::simple, demo::nbody::kernel::tiled}) {
       if (!demo::nbody::has_kernel(k)) continue;
       const demo::result r = demo::run_nbody(acc.get_default_view(), k, bodies, steps);
-      std::printf("%-40s %-16s %s: %8.3f ms, %s (%s)\n", demo::narrow(acc.get_description()).c_str(),
-                  r.workload.c_str(), r.size.c_str(), r.seconds * 1e3, r.ok ? "OK" : "WRONG",
-                  r.note.c_str());
+      std::printf("%-40s %-16s %s: %8.3f ms, %s (%s)\n",
+                  demo::narrow(acc.get_description()).c_str(), r.workload.c_str(), r.size.c_str(),
+                  r.seconds * 1e3, r.ok ? "OK" : "WRONG", r.note.c_str());
       all_ok = all_ok && r.ok;
     }
   }

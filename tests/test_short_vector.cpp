@@ -34,8 +34,10 @@ static_assert(gx::norm_4::size == 4 && std::is_same<gx::unorm_2::value_type, gx:
 template <class V>
 typename V::value_type get(const V& v, int i) {
   switch (i) {
-    case 0: return v.get_x();
-    case 1: return v.get_y();
+    case 0:
+      return v.get_x();
+    case 1:
+      return v.get_y();
     case 2:
       if constexpr (V::size > 2) return v.get_z();
       break;
@@ -84,12 +86,18 @@ constexpr int bitwise_ops = 6;
 template <class X, class S>
 HIPAMP_RESTRICT X arithmetic(int op, const X& a, const X& b, S s) {
   switch (op) {
-    case 0: return a + b;
-    case 1: return a - b;
-    case 2: return a * b;
-    case 3: return a / b;
-    case 4: return a * s + b;
-    case 5: return s - a / s;
+    case 0:
+      return a + b;
+    case 1:
+      return a - b;
+    case 2:
+      return a * b;
+    case 3:
+      return a / b;
+    case 4:
+      return a * s + b;
+    case 5:
+      return s - a / s;
     case 6: {
       X t = a;
       t += b;
@@ -116,11 +124,16 @@ HIPAMP_RESTRICT X arithmetic(int op, const X& a, const X& b, S s) {
 template <class X>
 HIPAMP_RESTRICT X bitwise(int op, const X& a, const X& b, int shift) {
   switch (op) {
-    case 0: return a % b;
-    case 1: return a & b;
-    case 2: return a | b;
-    case 3: return a ^ ~b;
-    case 4: return ((a & 255) << shift) >> 1;  // never shifts a negative value (UB in C++17)
+    case 0:
+      return a % b;
+    case 1:
+      return a & b;
+    case 2:
+      return a | b;
+    case 3:
+      return a ^ ~b;
+    case 4:
+      return ((a & 255) << shift) >> 1;  // never shifts a negative value (UB in C++17)
     default: {
       X t = a;
       t %= b;
@@ -170,14 +183,13 @@ void check_operators_on(const hipamp::accelerator_view& av) {
     for (int i = 0; i < n; ++i) {
       for (int c = 0; c < V::size; ++c) {
         const T ac = get(a[i], c), bc = get(b[i], c);
-        const T want = op < arithmetic_ops ? arithmetic(op, ac, bc, s)
-                                           : [&] {
-                                               if constexpr (is_bitwise) {
-                                                 return bitwise(op - arithmetic_ops, ac, bc, shift);
-                                               } else {
-                                                 return T{};
-                                               }
-                                             }();
+        const T want = op < arithmetic_ops ? arithmetic(op, ac, bc, s) : [&] {
+          if constexpr (is_bitwise) {
+            return bitwise(op - arithmetic_ops, ac, bc, shift);
+          } else {
+            return T{};
+          }
+        }();
         const T got = get(out[static_cast<std::size_t>(op) * n + i], c);
         if (!close(got, want) && ++wrong <= 5) {
           FAIL_CHECK("op " << op << " element " << i << " component " << c << ": " << got

@@ -18,6 +18,9 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
   property   C++ AMP properties of accelerator, accelerator_view and array
              (acc.description, av.accelerator, ...) -> their getters (acc.get_description())
 
+Files that show no sign of C++ AMP (no AMP header, no concurrency:: name or using-directive, no
+restrict(...)) are left alone.
+
 What it reports but leaves alone (FILE:LINE: warning [rule] ...): restrict inside macros,
 functions overloaded on restriction, kernels capturing by reference (arrays must be reached
 through an array_view on a GPU), writes to properties, property-style swizzles, DirectX interop,
@@ -137,8 +140,9 @@ def blank_comments_and_literals(text):
 
 
 class Port:
-    def __init__(self, path, text):
+    def __init__(self, path, text, only_amp=True):
         self.path = path
+        self.only_amp = only_amp
         self.src = Source(text)
         self.edits = []     # (start, end, replacement, rule, message)
         self.warnings = []  # (offset, rule, message)
@@ -173,7 +177,20 @@ class Port:
         lines.sort(key=lambda l: l[0])
         return [l for _, l in lines]
 
+    def looks_like_amp(self):
+        """Only C++ AMP sources are touched: the property rule would misfire elsewhere."""
+        include = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:%s|hipamp/amp\.h)[>"]' %
+                             "|".join(re.escape(h) for h in AMP_HEADERS), re.M)
+        for m in include.finditer(self.src.text):
+            if self.src.mask[m.start() + m.group(0).index("#")] == "#":
+                return True
+        return re.search(r"\b(?:concurrency|Concurrency)\s*::|\brestrict\s*\(|"
+                         r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\b",
+                         self.src.mask) is not None
+
     def run(self):
+        if self.only_amp and not self.looks_like_amp():
+            return self
         self.port_includes()
         kernels = self.port_restrict()
         self.port_index()
@@ -436,9 +453,10 @@ def squash(s):
     return re.sub(r"\s+", " ", s.strip())
 
 
-def port_text(path, text):
-    """Returns (ported text, report lines)."""
-    port = Port(path, text).run()
+def port_text(path, text, only_amp=True):
+    """Returns (ported text, report lines). only_amp=False ports even text without a sign of
+    C++ AMP (a snippet)."""
+    port = Port(path, text, only_amp).run()
     return port.result(), port.report()
 
 

@@ -90,29 +90,30 @@ void step_tiled(const hipamp::accelerator_view& av,
                 const hipamp::array_view<float_4, 1>& new_pos,
                 const hipamp::array_view<float_4, 1>& vel, parameters prm) {
   const int n = old_pos.extent[0];
-  hipamp::parallel_for_each(
-      av, new_pos.extent.tile<Tile>().pad(), [=] HIPAMP_RESTRICT(hipamp::tiled_index<Tile> t) {
-        const int i = t.global[0];
-        const int local = t.local[0];
-        const bool body = i < n;
-        const float_4 p = body ? old_pos[i] : float_4(0.0f);
-        float_4 acc(0.0f);
-        for (int base = 0; base < n; base += Tile) {
-          HIPAMP_TILE_STATIC float_4 tile_pos[Tile];
-          const int j = base + local;
-          tile_pos[local] = j < n ? old_pos[j] : float_4(0.0f);
-          t.barrier.wait();
-          for (int k = 0; k < Tile; ++k) acc = add_pull(acc, p, tile_pos[k], prm.softening_squared);
-          t.barrier.wait();
-        }
-        if (body) {
-          float_4 v = vel[i];
-          float_4 moved;
-          advance(acc, p, v, moved, prm.time_step);
-          vel[i] = v;
-          new_pos[i] = moved;
-        }
-      });
+  hipamp::parallel_for_each(av, new_pos.extent.tile<Tile>().pad(),
+                            [=] HIPAMP_RESTRICT(hipamp::tiled_index<Tile> t) {
+                              const int i = t.global[0];
+                              const int local = t.local[0];
+                              const bool body = i < n;
+                              const float_4 p = body ? old_pos[i] : float_4(0.0f);
+                              float_4 acc(0.0f);
+                              for (int base = 0; base < n; base += Tile) {
+                                HIPAMP_TILE_STATIC float_4 tile_pos[Tile];
+                                const int j = base + local;
+                                tile_pos[local] = j < n ? old_pos[j] : float_4(0.0f);
+                                t.barrier.wait();
+                                for (int k = 0; k < Tile; ++k)
+                                  acc = add_pull(acc, p, tile_pos[k], prm.softening_squared);
+                                t.barrier.wait();
+                              }
+                              if (body) {
+                                float_4 v = vel[i];
+                                float_4 moved;
+                                advance(acc, p, v, moved, prm.time_step);
+                                vel[i] = v;
+                                new_pos[i] = moved;
+                              }
+                            });
 }
 #endif
 

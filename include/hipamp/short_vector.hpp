@@ -39,19 +39,18 @@ class unorm {
   HIPAMP_HOST_DEVICE constexpr unorm() noexcept : value_(0.0f) {}
   HIPAMP_HOST_DEVICE explicit constexpr unorm(float v) noexcept
       : value_(detail::clamp_to(v, 0.0f, 1.0f)) {}
-  HIPAMP_HOST_DEVICE explicit constexpr unorm(double v) noexcept
-      : unorm(static_cast<float>(v)) {}
+  HIPAMP_HOST_DEVICE explicit constexpr unorm(double v) noexcept : unorm(static_cast<float>(v)) {}
   HIPAMP_HOST_DEVICE explicit constexpr unorm(int v) noexcept : unorm(static_cast<float>(v)) {}
   HIPAMP_HOST_DEVICE explicit constexpr unorm(unsigned int v) noexcept
       : unorm(static_cast<float>(v)) {}
   HIPAMP_HOST_DEVICE constexpr operator float() const noexcept { return value_; }  // NOLINT
 
-#define HIPAMP_NORM_COMPOUND(op)                                                   \
-  HIPAMP_HOST_DEVICE constexpr unorm& operator op##=(const unorm& rhs) noexcept { \
-    return *this = unorm(value_ op rhs.value_);                                    \
-  }                                                                                \
+#define HIPAMP_NORM_COMPOUND(op)                                                                \
+  HIPAMP_HOST_DEVICE constexpr unorm& operator op##=(const unorm& rhs) noexcept {               \
+    return *this = unorm(value_ op rhs.value_);                                                 \
+  }                                                                                             \
   HIPAMP_HOST_DEVICE friend constexpr unorm operator op(unorm lhs, const unorm& rhs) noexcept { \
-    return lhs op## = rhs;                                                         \
+    return lhs op## = rhs;                                                                      \
   }
   HIPAMP_NORM_COMPOUND(+)
   HIPAMP_NORM_COMPOUND(-)
@@ -91,12 +90,12 @@ class norm {
 
   HIPAMP_HOST_DEVICE constexpr norm operator-() const noexcept { return norm(-value_); }
 
-#define HIPAMP_NORM_COMPOUND(op)                                                 \
-  HIPAMP_HOST_DEVICE constexpr norm& operator op##=(const norm& rhs) noexcept { \
-    return *this = norm(value_ op rhs.value_);                                   \
-  }                                                                              \
+#define HIPAMP_NORM_COMPOUND(op)                                                             \
+  HIPAMP_HOST_DEVICE constexpr norm& operator op##=(const norm& rhs) noexcept {              \
+    return *this = norm(value_ op rhs.value_);                                               \
+  }                                                                                          \
   HIPAMP_HOST_DEVICE friend constexpr norm operator op(norm lhs, const norm& rhs) noexcept { \
-    return lhs op## = rhs;                                                       \
+    return lhs op## = rhs;                                                                   \
   }
   HIPAMP_NORM_COMPOUND(+)
   HIPAMP_NORM_COMPOUND(-)
@@ -129,7 +128,8 @@ struct vector_components;
 // 2- and 4-vectors are aligned like CUDA's float2/float4 (up to 16 bytes), so a GPU loads one
 // with a single vector load.
 template <class T, int N>
-constexpr std::size_t vector_alignment = N == 3 ? alignof(T) : (sizeof(T) * N < 16 ? sizeof(T) * N : 16);
+constexpr std::size_t vector_alignment = N == 3 ? alignof(T)
+                                                : (sizeof(T) * N < 16 ? sizeof(T) * N : 16);
 
 template <class T>
 struct alignas(vector_alignment<T, 2>) vector_components<T, 2> {
@@ -141,8 +141,7 @@ template <class T>
 struct vector_components<T, 3> {
   T x, y, z;
   vector_components() noexcept = default;  // trivial: allowed in tile_static memory
-  HIPAMP_HOST_DEVICE constexpr vector_components(T x0, T y0, T z0) noexcept
-      : x(x0), y(y0), z(z0) {}
+  HIPAMP_HOST_DEVICE constexpr vector_components(T x0, T y0, T z0) noexcept : x(x0), y(y0), z(z0) {}
 };
 template <class T>
 struct alignas(vector_alignment<T, 4>) vector_components<T, 4> {
@@ -153,8 +152,10 @@ struct alignas(vector_alignment<T, 4>) vector_components<T, 4> {
 };
 
 template <class T>
-struct is_bitwise_component : std::bool_constant<std::is_same<T, int>::value ||
-                                                 std::is_same<T, unsigned int>::value> {};
+struct any_component : std::true_type {};
+template <class T>
+struct is_bitwise_component
+    : std::bool_constant<std::is_same<T, int>::value || std::is_same<T, unsigned int>::value> {};
 template <class T>
 struct is_signed_component
     : std::bool_constant<!std::is_same<T, unsigned int>::value && !std::is_same<T, unorm>::value> {
@@ -179,7 +180,8 @@ class basic_short_vector : public detail::vector_components<T, N> {
   }
   // Between component types, as C++ AMP's explicit conversions (static_cast per component).
   template <class U, typename = std::enable_if_t<!std::is_same<U, T>::value>>
-  HIPAMP_HOST_DEVICE explicit constexpr basic_short_vector(const basic_short_vector<U, N>& other) noexcept
+  HIPAMP_HOST_DEVICE explicit constexpr basic_short_vector(
+      const basic_short_vector<U, N>& other) noexcept
       : components{} {
     each([&](auto i) { component<i>() = static_cast<T>(other.template component<i>()); });
   }
@@ -204,39 +206,37 @@ class basic_short_vector : public detail::vector_components<T, N> {
   }
 
   // ---- arithmetic (component-wise) ------------------------------------------------------
-#define HIPAMP_SHORT_VECTOR_OPERATOR(op, enabled)                                               \
-  template <class U = T, std::enable_if_t<enabled<U>::value, int> = 0>                          \
-  HIPAMP_HOST_DEVICE constexpr basic_short_vector& operator op##=(                              \
-      const basic_short_vector& rhs) noexcept {                                                 \
-    each([&](auto i) { component<i>() op## = rhs.template component<i>(); });                   \
-    return *this;                                                                               \
-  }                                                                                             \
-  template <class U = T, std::enable_if_t<enabled<U>::value, int> = 0>                          \
-  HIPAMP_HOST_DEVICE constexpr basic_short_vector& operator op##=(T rhs) noexcept {             \
-    return *this op## = basic_short_vector(rhs);                                                \
-  }                                                                                             \
-  template <class U = T, std::enable_if_t<enabled<U>::value, int> = 0>                          \
-  HIPAMP_HOST_DEVICE friend constexpr basic_short_vector operator op(                           \
-      basic_short_vector lhs, const basic_short_vector& rhs) noexcept {                         \
-    return lhs op## = rhs;                                                                      \
-  }                                                                                             \
-  template <class U = T, std::enable_if_t<enabled<U>::value, int> = 0>                          \
-  HIPAMP_HOST_DEVICE friend constexpr basic_short_vector operator op(basic_short_vector lhs,    \
-                                                                    T rhs) noexcept {           \
-    return lhs op## = basic_short_vector(rhs);                                                  \
-  }                                                                                             \
-  template <class U = T, std::enable_if_t<enabled<U>::value, int> = 0>                          \
-  HIPAMP_HOST_DEVICE friend constexpr basic_short_vector operator op(                           \
-      T lhs, const basic_short_vector& rhs) noexcept {                                          \
-    return basic_short_vector(lhs) op## = rhs;                                                  \
+#define HIPAMP_SHORT_VECTOR_OPERATOR(op, enabled)                                            \
+  template <class U = T, std::enable_if_t<enabled<U>::value, int> = 0>                       \
+  HIPAMP_HOST_DEVICE constexpr basic_short_vector& operator op##=(                           \
+      const basic_short_vector& rhs) noexcept {                                              \
+    each([&](auto i) { component<i>() op## = rhs.template component<i>(); });                \
+    return *this;                                                                            \
+  }                                                                                          \
+  template <class U = T, std::enable_if_t<enabled<U>::value, int> = 0>                       \
+  HIPAMP_HOST_DEVICE constexpr basic_short_vector& operator op##=(T rhs) noexcept {          \
+    return *this op## = basic_short_vector(rhs);                                             \
+  }                                                                                          \
+  template <class U = T, std::enable_if_t<enabled<U>::value, int> = 0>                       \
+  HIPAMP_HOST_DEVICE friend constexpr basic_short_vector operator op(                        \
+      basic_short_vector lhs, const basic_short_vector& rhs) noexcept {                      \
+    return lhs op## = rhs;                                                                   \
+  }                                                                                          \
+  template <class U = T, std::enable_if_t<enabled<U>::value, int> = 0>                       \
+  HIPAMP_HOST_DEVICE friend constexpr basic_short_vector operator op(basic_short_vector lhs, \
+                                                                     T rhs) noexcept {       \
+    return lhs op## = basic_short_vector(rhs);                                               \
+  }                                                                                          \
+  template <class U = T, std::enable_if_t<enabled<U>::value, int> = 0>                       \
+  HIPAMP_HOST_DEVICE friend constexpr basic_short_vector operator op(                        \
+      T lhs, const basic_short_vector& rhs) noexcept {                                       \
+    return basic_short_vector(lhs) op## = rhs;                                               \
   }
 
-  template <class U>
-  using always = std::true_type;
-  HIPAMP_SHORT_VECTOR_OPERATOR(+, always)
-  HIPAMP_SHORT_VECTOR_OPERATOR(-, always)
-  HIPAMP_SHORT_VECTOR_OPERATOR(*, always)
-  HIPAMP_SHORT_VECTOR_OPERATOR(/, always)
+  HIPAMP_SHORT_VECTOR_OPERATOR(+, detail::any_component)
+  HIPAMP_SHORT_VECTOR_OPERATOR(-, detail::any_component)
+  HIPAMP_SHORT_VECTOR_OPERATOR(*, detail::any_component)
+  HIPAMP_SHORT_VECTOR_OPERATOR(/, detail::any_component)
   HIPAMP_SHORT_VECTOR_OPERATOR(%, detail::is_bitwise_component)
   HIPAMP_SHORT_VECTOR_OPERATOR(&, detail::is_bitwise_component)
   HIPAMP_SHORT_VECTOR_OPERATOR(|, detail::is_bitwise_component)
@@ -280,9 +280,8 @@ class basic_short_vector : public detail::vector_components<T, N> {
   HIPAMP_HOST_DEVICE friend constexpr bool operator==(const basic_short_vector& a,
                                                       const basic_short_vector& b) noexcept {
     bool equal = true;
-    a.each([&](auto i) {
-      equal = equal && a.template component<i>() == b.template component<i>();
-    });
+    a.each(
+        [&](auto i) { equal = equal && a.template component<i>() == b.template component<i>(); });
     return equal;
   }
   HIPAMP_HOST_DEVICE friend constexpr bool operator!=(const basic_short_vector& a,
@@ -291,12 +290,12 @@ class basic_short_vector : public detail::vector_components<T, N> {
   }
 
   // ---- single components under C++ AMP's accessor names --------------------------------
-#define HIPAMP_SHORT_VECTOR_COMPONENT(xyzw, rgba, i)                                        \
-  HIPAMP_HOST_DEVICE constexpr T get_##xyzw() const noexcept { return component<i>(); }     \
-  HIPAMP_HOST_DEVICE constexpr void set_##xyzw(T v) noexcept { component<i>() = v; }        \
-  HIPAMP_HOST_DEVICE constexpr T& ref_##xyzw() noexcept { return component<i>(); }          \
-  HIPAMP_HOST_DEVICE constexpr T get_##rgba() const noexcept { return component<i>(); }     \
-  HIPAMP_HOST_DEVICE constexpr void set_##rgba(T v) noexcept { component<i>() = v; }        \
+#define HIPAMP_SHORT_VECTOR_COMPONENT(xyzw, rgba, i)                                    \
+  HIPAMP_HOST_DEVICE constexpr T get_##xyzw() const noexcept { return component<i>(); } \
+  HIPAMP_HOST_DEVICE constexpr void set_##xyzw(T v) noexcept { component<i>() = v; }    \
+  HIPAMP_HOST_DEVICE constexpr T& ref_##xyzw() noexcept { return component<i>(); }      \
+  HIPAMP_HOST_DEVICE constexpr T get_##rgba() const noexcept { return component<i>(); } \
+  HIPAMP_HOST_DEVICE constexpr void set_##rgba(T v) noexcept { component<i>() = v; }    \
   HIPAMP_HOST_DEVICE constexpr T& ref_##rgba() noexcept { return component<i>(); }
   HIPAMP_SHORT_VECTOR_COMPONENT(x, r, 0)
   HIPAMP_SHORT_VECTOR_COMPONENT(y, g, 1)
@@ -306,22 +305,18 @@ class basic_short_vector : public detail::vector_components<T, N> {
 
   // ---- swizzles: C++ AMP has every ordered selection of distinct components ------------
   // (v.xy() == v.get_xy() == float_2(v.x, v.y); v.set_zx(u) sets z = u.x, x = u.y).
-#define HIPAMP_SHORT_VECTOR_SWIZZLE(xyzw, rgba, ...)                                          \
-  HIPAMP_HOST_DEVICE constexpr auto xyzw() const noexcept { return swizzle<__VA_ARGS__>(); } \
-  HIPAMP_HOST_DEVICE constexpr auto get_##xyzw() const noexcept {                           \
-    return swizzle<__VA_ARGS__>();                                                          \
-  }                                                                                         \
-  template <class V>                                                                        \
-  HIPAMP_HOST_DEVICE constexpr void set_##xyzw(const V& v) noexcept {                       \
-    set_swizzle<__VA_ARGS__>(v);                                                            \
-  }                                                                                         \
-  HIPAMP_HOST_DEVICE constexpr auto rgba() const noexcept { return swizzle<__VA_ARGS__>(); } \
-  HIPAMP_HOST_DEVICE constexpr auto get_##rgba() const noexcept {                           \
-    return swizzle<__VA_ARGS__>();                                                          \
-  }                                                                                         \
-  template <class V>                                                                        \
-  HIPAMP_HOST_DEVICE constexpr void set_##rgba(const V& v) noexcept {                       \
-    set_swizzle<__VA_ARGS__>(v);                                                            \
+#define HIPAMP_SHORT_VECTOR_SWIZZLE(xyzw, rgba, ...)                                               \
+  HIPAMP_HOST_DEVICE constexpr auto xyzw() const noexcept { return swizzle<__VA_ARGS__>(); }       \
+  HIPAMP_HOST_DEVICE constexpr auto get_##xyzw() const noexcept { return swizzle<__VA_ARGS__>(); } \
+  template <class V>                                                                               \
+  HIPAMP_HOST_DEVICE constexpr void set_##xyzw(const V& v) noexcept {                              \
+    set_swizzle<__VA_ARGS__>(v);                                                                   \
+  }                                                                                                \
+  HIPAMP_HOST_DEVICE constexpr auto rgba() const noexcept { return swizzle<__VA_ARGS__>(); }       \
+  HIPAMP_HOST_DEVICE constexpr auto get_##rgba() const noexcept { return swizzle<__VA_ARGS__>(); } \
+  template <class V>                                                                               \
+  HIPAMP_HOST_DEVICE constexpr void set_##rgba(const V& v) noexcept {                              \
+    set_swizzle<__VA_ARGS__>(v);                                                                   \
   }
   HIPAMP_SHORT_VECTOR_SWIZZLE(xy, rg, 0, 1)
   HIPAMP_SHORT_VECTOR_SWIZZLE(xz, rb, 0, 2)
@@ -391,7 +386,8 @@ class basic_short_vector : public detail::vector_components<T, N> {
     return basic_short_vector<T, sizeof...(I)>(component<I>()...);
   }
   template <int... I>
-  HIPAMP_HOST_DEVICE constexpr void set_swizzle(const basic_short_vector<T, sizeof...(I)>& v) noexcept {
+  HIPAMP_HOST_DEVICE constexpr void set_swizzle(
+      const basic_short_vector<T, sizeof...(I)>& v) noexcept {
     v.each([&](auto j) { component<pick<j, I...>()>() = v.template component<j>(); });
   }
 

@@ -21,8 +21,9 @@ import amp2hipamp  # noqa: E402
 INPUTS = sorted(glob.glob(os.path.join(HERE, "inputs", "*.cpp")))
 
 
-def port(text):
-    return amp2hipamp.port_text("t.cpp", text)
+def port(text, only_amp=False):
+    """Ports a snippet; the rules apply whether or not it shows a sign of C++ AMP."""
+    return amp2hipamp.port_text("t.cpp", text, only_amp)
 
 
 class PortTest(unittest.TestCase):
@@ -203,6 +204,21 @@ class PropertyRule(PortTest):
         warned = self.warnings("float_4 v; float_2 a = v.xy; v.zw = a; v.get_xy(); s.xx;")
         self.assertEqual(sum("[swizzle]" in w for w in warned), 2, warned)
         self.assertEqual(self.warnings("struct s { int xy; }; int f(s a) { return a.xy; }"), [])
+
+
+class OnlyAmpSources(PortTest):
+    def test_files_without_cpp_amp_are_left_alone(self):
+        text = "struct props { std::wstring description; };\nvoid f(props& p) { p.description = L\"x\"; "\
+               "use(p.version); }\nconst wchar_t* r = direct3d_ref;\n"
+        got, report = port(text, only_amp=True)
+        self.assertEqual((got, report), (text, []))
+
+    def test_any_sign_of_cpp_amp_is_enough(self):
+        for marker in ('#include "amp.h"\n', "#include <hipamp/amp.h>\n", "concurrency::extent<1> e;\n",
+                       "using namespace Concurrency;\n", "int g() restrict(cpu);\n"):
+            with self.subTest(marker=marker):
+                got, _ = port(marker + "void f(A& a) { use(a.description); }\n", only_amp=True)
+                self.assertIn("a.get_description()", got)
 
 
 class Warnings(PortTest):
