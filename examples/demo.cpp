@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/matrix_multiply.hpp"
 #include "workloads/nbody.hpp"
 #include "workloads/vector_add.hpp"
 
@@ -13,23 +14,25 @@ namespace {
 
 struct workload {
   const char* name;
-  std::function<demo::result(const hipamp::accelerator_view&)> run;
+  std::function<std::vector<demo::result>(const hipamp::accelerator_view&)> run;
 };
 
 std::vector<workload> workloads() {
-  std::vector<workload> list{
-      {"vector add", [](const hipamp::accelerator_view& av) { return demo::run_vector_add(av); }},
+  return {
+      {"vector add",
+       [](const hipamp::accelerator_view& av) {
+         return std::vector<demo::result>{demo::run_vector_add(av)};
+       }},
+      {"matrix multiply", demo::run_matrix_multiply},
       {"n-body",
        [](const hipamp::accelerator_view& av) {
-         return demo::run_nbody(av, demo::nbody::kernel::simple);
+         std::vector<demo::result> rows;
+         for (demo::nbody::kernel k : {demo::nbody::kernel::simple, demo::nbody::kernel::tiled}) {
+           if (demo::nbody::has_kernel(k)) rows.push_back(demo::run_nbody(av, k));
+         }
+         return rows;
        }},
   };
-  if (demo::nbody::has_kernel(demo::nbody::kernel::tiled)) {
-    list.push_back({"n-body (tiled)", [](const hipamp::accelerator_view& av) {
-                      return demo::run_nbody(av, demo::nbody::kernel::tiled);
-                    }});
-  }
-  return list;
 }
 
 std::vector<hipamp::accelerator> demo_accelerators() {
@@ -52,17 +55,22 @@ int main() {
   for (const hipamp::accelerator& acc : demo_accelerators()) {
     for (const workload& w : workloads()) {
       std::fprintf(stderr, "running %s on %s...\n", w.name, demo::narrow(acc.get_device_path()).c_str());
-      demo::result r;
+      std::vector<demo::result> rows;
       try {
-        r = w.run(acc.get_default_view());
+        rows = w.run(acc.get_default_view());
       } catch (const std::exception& e) {
-        r.workload = w.name;
-        r.note = std::string("error: ") + e.what();
+        demo::result failed;
+        failed.workload = w.name;
+        failed.note = std::string("error: ") + e.what();
+        rows.push_back(failed);
       }
-      all_ok = all_ok && r.ok;
-      std::printf("%-12s | %-26s | %-22s | %10.3f | %s (%s)\n",
-                  demo::narrow(acc.get_device_path()).c_str(), r.workload.c_str(), r.size.c_str(),
-                  r.seconds * 1e3, r.ok ? "OK" : "FAILED", r.note.c_str());
+      for (const demo::result& r : rows) {
+        all_ok = all_ok && r.ok;
+        std::printf("%-12s | %-26s | %-22s | %10.3f | %s (%s)\n",
+                    demo::narrow(acc.get_device_path()).c_str(), r.workload.c_str(), r.size.c_str(),
+                    r.seconds * 1e3, r.ok ? "OK" : "FAILED", r.note.c_str());
+      }
+      std::fflush(stdout);
     }
   }
   std::printf("\naccelerators:\n");

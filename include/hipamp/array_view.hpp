@@ -386,6 +386,9 @@ class array_view {
   HIPAMP_HOST_DEVICE T* unchecked_data() const noexcept { return data_; }
   // Distance in elements between neighbours along dimension d (the last is 1).
   HIPAMP_HOST_DEVICE std::ptrdiff_t stride(int d) const noexcept { return stride_[d]; }
+  // The data source the view shows (shared by every view of the same data): with where(),
+  // what library algorithms compare to detect outputs that overlap inputs.
+  const detail::data_source* source() const noexcept { return src_.get(); }
   // Where the view lies in its source (what the coherence directory tracks).
   detail::footprint where() const { return geometry().where(); }
 

@@ -13,4 +13,9 @@
 #include <hipamp/array.hpp>
 #include <hipamp/copy.hpp>
 #include <hipamp/parallel_for_each.hpp>
+#include <hipamp/tiled_parallel_for_each.hpp>
+#include <hipamp/hierarchical.hpp>
+#include <hipamp/atomics.hpp>
+#include <hipamp/math.hpp>
+#include <hipamp/matmul.hpp>
 #include <hipamp/transfer_statistics.hpp>

@@ -1,0 +1,364 @@
+// The CPU tile scheduler (see tile_scheduler.hpp for the invariants it keeps).
+//
+// Scheduling: a tile in fiber mode runs in rounds. A round starts with work-item 0 (on the
+// thread's own stack) and visits work-items 1..n-1 in order; each runs until it reaches a
+// barrier or returns, then switches straight to the next (no scheduler hop, so one switch
+// per work-item per barrier). The last switches back to item 0, which ends the round. In a
+// correct kernel every item of a round either waited or returned; anything else is a
+// barrier that not all work-items reached, reported as an exception after the suspended
+// work-items were unwound (so their destructors run and their stacks can be reused).
+#include <hipamp/fallback/tile_scheduler.hpp>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <hipamp/exceptions.hpp>
+
+#include "fiber_context.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HIPAMP_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HIPAMP_ASAN_FIBERS 1
+#endif
+#endif
+#ifndef HIPAMP_ASAN_FIBERS
+#define HIPAMP_ASAN_FIBERS 0
+#endif
+#if HIPAMP_ASAN_FIBERS
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace hipamp::fallback {
+namespace {
+
+constexpr int max_items = 1024;
+
+// Thrown into suspended work-items to unwind them when their tile fails. Deliberately not
+// a std::exception, so a kernel's catch (const std::exception&) does not swallow it.
+struct tile_abandoned {};
+
+std::size_t page_size() noexcept {
+  static const std::size_t bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return bytes;
+}
+
+std::size_t read_stack_bytes() noexcept {
+  std::size_t kib = HIPAMP_ASAN_FIBERS ? 256 : 64;  // ASan's redzones make frames larger
+  if (const char* env = std::getenv("HIPAMP_FIBER_STACK_KIB")) {
+    const long asked = std::strtol(env, nullptr, 10);
+    if (asked >= 16 && asked <= 65536) kib = static_cast<std::size_t>(asked);
+  }
+  const std::size_t page = page_size();
+  return (kib * 1024 + page - 1) / page * page;
+}
+
+// Fiber stacks from one mapping, each above a PROT_NONE guard page (stacks grow down), so
+// an overflowing work-item faults at once instead of corrupting its neighbour.
+class stack_block {
+ public:
+  stack_block(int count, std::size_t stack_bytes)
+      : slot_(stack_bytes + page_size()), bytes_(slot_ * static_cast<std::size_t>(count)) {
+    void* base = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (base == MAP_FAILED) {
+      throw out_of_memory("hipamp: cannot map " + std::to_string(count) + " fiber stacks of " +
+                          std::to_string(stack_bytes / 1024) +
+                          " KiB for the CPU tile scheduler: " + std::strerror(errno));
+    }
+    base_ = static_cast<char*>(base);
+    for (int i = 0; i < count; ++i) {
+      if (mprotect(base_ + slot_ * static_cast<std::size_t>(i), page_size(), PROT_NONE) != 0) {
+        const int err = errno;
+        munmap(base_, bytes_);
+        throw out_of_memory(std::string("hipamp: cannot protect a fiber stack guard page: ") +
+                            std::strerror(err));
+      }
+    }
+  }
+  stack_block(const stack_block&) = delete;
+  stack_block& operator=(const stack_block&) = delete;
+  ~stack_block() { munmap(base_, bytes_); }
+
+  char* stack_bottom(int i) const noexcept {
+    return base_ + slot_ * static_cast<std::size_t>(i) + page_size();
+  }
+
+ private:
+  std::size_t slot_;
+  std::size_t bytes_;
+  char* base_ = nullptr;
+};
+
+// One per OS thread that has run a tile; its stacks are reused by every later tile.
+class worker {
+ public:
+  void start_tile(const tile_job& job) noexcept {
+    job_ = &job;
+    items_ = job.item_count;
+    current_ = 0;
+    phase_ = phase::first_item;
+    abandon_ = false;
+    direct_divergence_ = false;
+    round_waits_ = 0;
+    round_finished_ = 0;
+  }
+  void end_session() noexcept { phase_ = phase::idle; }
+
+  void finish_direct_items() {
+    if (direct_divergence_) {
+      direct_divergence_ = false;
+      throw runtime_exception(
+          divergence_message("a work-item other than 0 reached a tile_barrier that work-item 0 "
+                             "returned without reaching"));
+    }
+  }
+
+  bool run_first_item(const tile_job& job) {
+    start_tile(job);
+    try {
+      job.run_item(job.context, 0);
+    } catch (const tile_abandoned&) {
+      // Unwound because the tile failed; error_ says why.
+    } catch (...) {
+      record_error(std::current_exception());
+    }
+    if (phase_ == phase::first_item) {  // work-item 0 never waited: no fibers exist
+      phase_ = phase::rest_direct;
+      if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+      return false;
+    }
+    finish_fiber_tile();
+    return true;
+  }
+
+  void wait() {
+    switch (phase_) {
+      case phase::fibers:
+        break;
+      case phase::first_item:
+        if (items_ == 1) return;  // a barrier of one
+        start_fibers();
+        break;
+      case phase::rest_direct:
+        // The caller runs these work-items in an `omp simd` loop, out of which an exception
+        // must not escape (GCC terminates); finish_direct_items() reports it instead.
+        direct_divergence_ = true;
+        return;
+      case phase::idle:
+        throw runtime_exception(
+            "hipamp: tile_barrier::wait called outside a tiled parallel_for_each on the CPU "
+            "device");
+    }
+    if (abandon_) throw tile_abandoned{};
+    const int me = current_;
+    ++round_waits_;
+    switch_to(me + 1 == items_ ? 0 : me + 1, false);
+    if (abandon_) throw tile_abandoned{};
+    if (me == 0) {  // a round ended: every work-item must have waited
+      if (round_finished_ != 0 || error_) {
+        if (!error_) {
+          error_ = std::make_exception_ptr(runtime_exception(divergence_message(
+              "work-item 0 waits at a tile_barrier that " + std::to_string(round_finished_) +
+              " other work-item(s) returned without reaching")));
+        }
+        abandon_ = true;
+        throw tile_abandoned{};
+      }
+      round_waits_ = 0;
+    }
+  }
+
+ private:
+  enum class phase : unsigned char { idle, first_item, fibers, rest_direct };
+  enum class item_state : unsigned char { not_started, running, finished };
+
+  void record_error(std::exception_ptr e) noexcept {
+    if (!error_) error_ = std::move(e);
+  }
+
+  std::string divergence_message(const std::string& what) const {
+    std::string tile = "[";
+    for (int d = 0; d < job_->rank; ++d) {
+      if (d) tile += ", ";
+      tile += std::to_string(job_->tile_index[d]);
+    }
+    return "hipamp: tile " + tile + "] (" + std::to_string(items_) + " work-items): " + what +
+           "; C++ AMP requires every work-item of a tile to reach the same barriers";
+  }
+
+  void ensure_stacks(int count) {
+    if (static_cast<int>(stack_bottoms_.size()) >= count) return;
+    if (stack_bytes_ == 0) stack_bytes_ = fiber_stack_bytes();
+    const int more = count - static_cast<int>(stack_bottoms_.size());
+    blocks_.push_back(std::make_unique<stack_block>(more, stack_bytes_));
+    for (int i = 0; i < more; ++i) stack_bottoms_.push_back(blocks_.back()->stack_bottom(i));
+  }
+
+  // Work-item k (k >= 1) runs on stack k-1. Each stack's top is offset by a different
+  // multiple of 64 bytes so that the hot top frames of a tile's fibers do not all fall
+  // into the same cache sets (every stack starts at the same page offset otherwise).
+  void start_fibers() {
+    ensure_stacks(items_ - 1);
+    for (int k = 1; k < items_; ++k) {
+      char* bottom = stack_bottoms_[static_cast<std::size_t>(k - 1)];
+      const std::size_t colour = (static_cast<std::size_t>(k) * 320) % 4096;
+#if HIPAMP_ASAN_FIBERS
+      // A finished fiber never returns from its first frame, so that frame's redzones stay
+      // poisoned in the shadow memory; the next tile reuses the stack from scratch.
+      __asan_unpoison_memory_region(bottom, stack_bytes_);
+#endif
+      context_[k] = fiber::make_context(bottom + stack_bytes_ - colour, &fiber_main, this);
+      state_[k] = item_state::not_started;
+#if HIPAMP_ASAN_FIBERS
+      asan_bottom_[k] = bottom;
+      asan_size_[k] = stack_bytes_;
+#endif
+    }
+    phase_ = phase::fibers;
+  }
+
+  // Called on the thread's stack once work-item 0 is done (returned, threw or unwound).
+  void finish_fiber_tile() {
+    if (!error_ && !abandon_) {
+      // Items 1..n-1 run the final phase; the last switches back here.
+      round_waits_ = 0;
+      round_finished_ = 1;
+      switch_to(1, false);
+      if (round_waits_ != 0 && !error_) {
+        error_ = std::make_exception_ptr(runtime_exception(
+            divergence_message("work-item 0 returned while " + std::to_string(round_waits_) +
+                               " other work-item(s) wait at a tile_barrier")));
+      }
+    }
+    if (error_) {
+      abandon_ = true;
+      for (int k = 1; k < items_; ++k) {
+        if (state_[k] != item_state::finished) switch_to(k, false);  // it unwinds and returns
+      }
+      phase_ = phase::rest_direct;  // nothing of this tile runs any more
+      std::rethrow_exception(std::exchange(error_, nullptr));
+    }
+    phase_ = phase::rest_direct;
+  }
+
+  static void fiber_main(void* arg) {
+    worker& self = *static_cast<worker*>(arg);
+    self.resumed();
+    const int me = self.current_;
+    self.state_[me] = item_state::running;
+    if (!self.abandon_) {
+      try {
+        self.job_->run_item(self.job_->context, me);
+      } catch (const tile_abandoned&) {
+      } catch (...) {
+        self.record_error(std::current_exception());
+      }
+    }
+    self.state_[me] = item_state::finished;
+    ++self.round_finished_;
+    const int next = self.abandon_ || me + 1 == self.items_ ? 0 : me + 1;
+    self.switch_to(next, true);
+    __builtin_unreachable();  // a finished fiber is never resumed
+  }
+
+  void switch_to(int next, bool dying) noexcept {
+    const int me = current_;
+    current_ = next;
+#if HIPAMP_ASAN_FIBERS
+    previous_ = me;
+    void* fake_stack = nullptr;
+    __sanitizer_start_switch_fiber(dying ? nullptr : &fake_stack, asan_bottom_[next],
+                                   asan_size_[next]);
+    hipamp_fiber_switch(&context_[me], context_[next]);
+    __sanitizer_finish_switch_fiber(fake_stack, &asan_bottom_[previous_], &asan_size_[previous_]);
+#else
+    (void)dying;
+    hipamp_fiber_switch(&context_[me], context_[next]);
+#endif
+  }
+  // First code of a new fiber: completes the switch that started it.
+  void resumed() noexcept {
+#if HIPAMP_ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(nullptr, &asan_bottom_[previous_], &asan_size_[previous_]);
+#endif
+  }
+
+  const tile_job* job_ = nullptr;
+  int items_ = 0;
+  int current_ = 0;
+  phase phase_ = phase::idle;
+  bool abandon_ = false;
+  bool direct_divergence_ = false;
+  int round_waits_ = 0;
+  int round_finished_ = 0;
+  std::exception_ptr error_;
+
+  void* context_[max_items] = {};  // saved stack pointers; [0] is the thread's own stack
+  item_state state_[max_items] = {};
+#if HIPAMP_ASAN_FIBERS
+  int previous_ = 0;
+  const void* asan_bottom_[max_items] = {};
+  std::size_t asan_size_[max_items] = {};
+#endif
+
+  std::size_t stack_bytes_ = 0;
+  std::vector<std::unique_ptr<stack_block>> blocks_;
+  std::vector<char*> stack_bottoms_;
+};
+
+worker& this_thread_worker() {
+  thread_local std::unique_ptr<worker> owned;
+  if (!owned) owned = std::make_unique<worker>();
+  return *owned;
+}
+
+// The worker of the tile session open on this thread, if any.
+thread_local worker* t_active = nullptr;
+
+}  // namespace
+
+std::size_t fiber_stack_bytes() noexcept {
+  static const std::size_t bytes = read_stack_bytes();
+  return bytes;
+}
+
+tile_session::tile_session() {
+  if (t_active != nullptr) {
+    throw runtime_exception(
+        "hipamp: a tiled parallel_for_each was started from inside a running tile (kernels "
+        "cannot launch kernels)");
+  }
+  t_active = &this_thread_worker();
+}
+
+tile_session::~tile_session() {
+  t_active->end_session();
+  t_active = nullptr;
+}
+
+bool tile_session::run_first_item(const tile_job& job) { return t_active->run_first_item(job); }
+
+void tile_session::finish_direct_items() { t_active->finish_direct_items(); }
+
+void tile_barrier_wait() {
+  worker* active = t_active;
+  if (active == nullptr) {
+    throw runtime_exception(
+        "hipamp: tile_barrier::wait called outside a tiled parallel_for_each on the CPU device");
+  }
+  active->wait();
+}
+
+}  // namespace hipamp::fallback

@@ -1,0 +1,167 @@
+// parallel_for_each over a tiled_extent (C++ AMP 1.2, section 3.2 and chapter 8): the kernel
+// gets a tiled_index, may share HIPAMP_TILE_STATIC storage with the other work-items of its
+// tile and synchronise with them through idx.barrier.
+#pragma once
+
+#include <string>
+#include <type_traits>
+
+#include <hipamp/accelerator.hpp>
+#include <hipamp/detail/launch_scope.hpp>
+#include <hipamp/exceptions.hpp>
+#include <hipamp/fallback/simple_executor.hpp>
+#include <hipamp/fallback/tile_scheduler.hpp>
+#include <hipamp/parallel_for_each.hpp>
+#include <hipamp/tiled_extent.hpp>
+
+#if HIPAMP_GPU_TRANSLATION_UNIT
+#include <hipamp/backend/gpu/launch.hpp>
+#endif
+
+namespace hipamp {
+namespace fallback::detail {
+
+// Runs a tiled launch on the CPU device: tiles are cut into one contiguous range per thread;
+// each thread runs its tiles one after another through the tile scheduler.
+template <int D0, int D1, int D2, class Kernel>
+struct tiled_launch {
+  using shape = hipamp::detail::tile_shape<D0, D1, D2>;
+  static constexpr int rank = shape::rank;
+
+  extent<rank> tiles;  // tile count per dimension
+  const Kernel* kernel;
+
+  // What a work-item needs to find its tile; lives on the running thread's stack.
+  struct tile_frame {
+    const Kernel* kernel;
+    index<rank> tile;
+    index<rank> origin;
+  };
+
+  static index<rank> local_of(int linear) noexcept {
+    index<rank> local;
+    for (int d = rank - 1; d >= 0; --d) {
+      local[d] = linear % shape::dims[d];  // compile-time divisors
+      linear /= shape::dims[d];
+    }
+    return local;
+  }
+
+  static void run_item(const void* context, int local_linear) {
+    const auto& frame = *static_cast<const tile_frame*>(context);
+    const index<rank> local = local_of(local_linear);
+    (*frame.kernel)(
+        tiled_index<D0, D1, D2>(frame.origin + local, local, frame.tile, frame.origin, {}));
+  }
+
+  // Work-items 1..n-1 of a tile whose work-item 0 never waited, as plain loops with the
+  // innermost tile dimension a SIMD loop.
+  static void run_rest_directly(const Kernel& kernel, const tile_frame& frame) {
+    constexpr int inner = shape::dims[rank - 1];
+    constexpr int outer = shape::size / inner;
+    for (int o = 0; o < outer; ++o) {
+      index<rank> local = local_of(o * inner);
+      const int first = o == 0 ? 1 : 0;
+      HIPAMP_SIMD_LOOP
+      for (int j = first; j < inner; ++j) {
+        index<rank> at = local;
+        at[rank - 1] = j;
+        kernel(tiled_index<D0, D1, D2>(frame.origin + at, at, frame.tile, frame.origin, {}));
+      }
+    }
+  }
+
+  static void run_tiles(const void* context, std::size_t begin, std::size_t end) {
+    const auto& self = *static_cast<const tiled_launch*>(context);
+    // A per-thread bound copy in kernel mode, as in the simple executor (simple_executor.hpp).
+    const Kernel kernel = [&] {
+      const hipamp::detail::bound_copy_guard guard;
+      return *self.kernel;
+    }();
+    const hipamp::detail::cpu_kernel_mode kernel_mode;
+    tile_session session;
+    for (std::size_t t = begin; t < end; ++t) {
+      tile_frame frame{&kernel, {}, {}};
+      std::size_t rest = t;
+      for (int d = rank - 1; d >= 0; --d) {
+        frame.tile[d] = static_cast<int>(rest % static_cast<std::size_t>(self.tiles[d]));
+        rest /= static_cast<std::size_t>(self.tiles[d]);
+        frame.origin[d] = frame.tile[d] * shape::dims[d];
+      }
+      tile_job job{&run_item, &frame, shape::size, rank, {0, 0, 0}};
+      for (int d = 0; d < rank; ++d) job.tile_index[d] = frame.tile[d];
+      if (!session.run_first_item(job)) {
+        run_rest_directly(kernel, frame);
+        session.finish_direct_items();
+      }
+    }
+  }
+};
+
+template <int D0, int D1, int D2, class Kernel>
+void run_tiled(const tiled_extent<D0, D1, D2>& domain, const Kernel& kernel) {
+  using launch = tiled_launch<D0, D1, D2, Kernel>;
+  launch job{{}, &kernel};
+  for (int d = 0; d < launch::rank; ++d) {
+    job.tiles[d] = domain[d] / hipamp::detail::tile_shape<D0, D1, D2>::dims[d];
+  }
+  parallel_chunks(hipamp::detail::element_count(job.tiles), 1, &launch::run_tiles, &job);
+}
+
+}  // namespace fallback::detail
+
+namespace detail {
+
+template <int D0, int D1, int D2>
+void check_tiled_compute_domain(const tiled_extent<D0, D1, D2>& domain) {
+  constexpr int rank = tiled_extent<D0, D1, D2>::rank;
+  check_compute_domain(static_cast<const extent<rank>&>(domain));
+  const extent<rank> tile = tiled_extent<D0, D1, D2>::get_tile_extent();
+  for (int d = 0; d < rank; ++d) {
+    if (domain[d] % tile[d] != 0) {
+      throw invalid_compute_domain(
+          "hipamp: parallel_for_each over tiled extent " + to_string(domain) + " with tile " +
+          to_string(tile) + ": dimension " + std::to_string(d) + " (" + std::to_string(domain[d]) +
+          ") is not a multiple of the tile's " + std::to_string(tile[d]) +
+          "; use pad() or truncate()");
+    }
+  }
+}
+
+template <int D0, int D1, int D2, class Kernel>
+event_ptr launch_tiled(const accelerator_view& av, const tiled_extent<D0, D1, D2>& domain,
+                       const Kernel& kernel) {
+  if (av.runs_on_cpu()) {
+    fallback::detail::run_tiled(domain, kernel);
+    return ready_event();
+  }
+#if HIPAMP_GPU_TRANSLATION_UNIT
+  return gpu::launch_tiled(av, domain, kernel);
+#else
+  throw unsupported_feature(
+      "hipamp: this translation unit was compiled by a host compiler, so it cannot launch on the "
+      "GPU accelerator; compile it as " HIPAMP_BACKEND_NAME " (see README, 'Using hipamp')");
+#endif
+}
+
+}  // namespace detail
+
+template <int D0, int D1, int D2, class Kernel>
+void parallel_for_each(const accelerator_view& av, const tiled_extent<D0, D1, D2>& domain,
+                       const Kernel& kernel) {
+  static_assert(std::is_invocable<const Kernel&, tiled_index<D0, D1, D2>>::value,
+                "hipamp: the kernel of a tiled parallel_for_each must be callable with "
+                "hipamp::tiled_index<D0, D1, D2> (the tile sizes of its tiled_extent)");
+  detail::check_tiled_compute_domain(domain);
+  detail::launch_scope scope(av.queue());
+  const Kernel bound = kernel;  // every captured array_view reports itself here
+  scope.close();
+  scope.complete(detail::launch_tiled(av, domain, bound));
+}
+
+template <int D0, int D1, int D2, class Kernel>
+void parallel_for_each(const tiled_extent<D0, D1, D2>& domain, const Kernel& kernel) {
+  parallel_for_each(accelerator::get_auto_selection_view(), domain, kernel);
+}
+
+}  // namespace hipamp
