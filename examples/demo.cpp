@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "workloads/matrix_multiply.hpp"
+#include "workloads/nbody.hpp"
 #include "workloads/vector_add.hpp"
 
 namespace {
@@ -23,6 +24,14 @@ std::vector<workload> workloads() {
          return std::vector<demo::result>{demo::run_vector_add(av)};
        }},
       {"matrix multiply", demo::run_matrix_multiply},
+      {"n-body",
+       [](const hipamp::accelerator_view& av) {
+         std::vector<demo::result> rows;
+         for (demo::nbody::kernel k : {demo::nbody::kernel::simple, demo::nbody::kernel::tiled}) {
+           if (demo::nbody::has_kernel(k)) rows.push_back(demo::run_nbody(av, k));
+         }
+         return rows;
+       }},
   };
 }
 

@@ -1,0 +1,59 @@
+// <hipamp/amp.h>: C++ AMP's spellings name hipamp's types and work in kernels on every
+// accelerator; namespace concurrency can be reopened, as C++ AMP code sometimes does.
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include <hipamp/amp.h>
+
+#include "support.hpp"
+
+namespace concurrency {
+// User code adding to namespace concurrency, which a namespace alias would forbid.
+inline int twice(int x) { return 2 * x; }
+}  // namespace concurrency
+
+static_assert(std::is_same<concurrency::array_view<int, 2>, hipamp::array_view<int, 2>>::value, "");
+static_assert(std::is_same<Concurrency::extent<3>, hipamp::extent<3>>::value, "");
+static_assert(std::is_same<concurrency::index<1>, hipamp::index<1>>::value, "");
+static_assert(std::is_same<concurrency::graphics::float_4, hipamp::graphics::float_4>::value, "");
+static_assert(std::is_same<Concurrency::graphics::uint_2, hipamp::graphics::uint_2>::value, "");
+
+#define HIPAMP_TEST_STRINGIFY_(x) #x
+#define HIPAMP_TEST_STRINGIFY(x) HIPAMP_TEST_STRINGIFY_(x)
+
+TEST_CASE("amp.h spells tile_static and the norm constants", "[amp_compat]") {
+  CHECK(std::strcmp(HIPAMP_TEST_STRINGIFY(tile_static), HIPAMP_TEST_STRINGIFY(HIPAMP_TILE_STATIC)) ==
+        0);
+  CHECK(static_cast<float>(NORM_MIN) == -1.0f);
+  CHECK(static_cast<float>(NORM_MAX) == 1.0f);
+  CHECK(static_cast<float>(UNORM_MAX) == 1.0f);
+  CHECK(static_cast<float>(UNORM_ZERO) == 0.0f);
+  CHECK(concurrency::twice(21) == 42);
+}
+
+TEST_CASE("a kernel written with C++ AMP names runs on every accelerator", "[amp_compat]") {
+  using namespace concurrency::graphics;
+  FOR_EACH_ACCELERATOR(acc) {
+    const int n = 777;
+    const auto x = hipamp_test::random_vector<float>(n, 0.5f, 9.0f);
+    std::vector<float_2> out(n, float_2(-1.0f));
+    concurrency::array_view<const float, 1> xv(n, x);
+    concurrency::array_view<float_2, 1> ov(n, out);
+    ov.discard_data();
+    concurrency::parallel_for_each(
+        acc.get_default_view(), ov.extent, [=] HIPAMP_RESTRICT(concurrency::index<1> i) {
+#if __has_include(<hipamp/math.hpp>)
+          const float root = concurrency::precise_math::sqrt(xv[i]);
+#else
+          const float root = sqrtf(xv[i]);
+#endif
+          ov[i] = float_2(root, xv[i]).yx();
+        });
+    ov.synchronize();
+    for (int i = 0; i < n; ++i) {
+      CHECK(out[i].x == x[i]);
+      CHECK(std::abs(out[i].y - std::sqrt(x[i])) <= 1e-6f * std::sqrt(x[i]));
+    }
+  }
+}
