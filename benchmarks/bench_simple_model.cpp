@@ -34,7 +34,7 @@ void saxpy_hipamp(benchmark::State& state) {
   hx::array_view<float, 1> yv(n, y);
   for (auto _ : state) {
     hx::parallel_for_each(cpu_view(), yv.extent,
-                          [=](hx::index<1> i) HIPAMP_RESTRICT { yv[i] = a * xv[i] + yv[i]; });
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { yv[i] = a * xv[i] + yv[i]; });
     benchmark::DoNotOptimize(y.data());
   }
   state.SetBytesProcessed(state.iterations() * int64_t(n) * 12);
@@ -62,7 +62,7 @@ void stencil_hipamp(benchmark::State& state) {
   hx::array_view<float, 2> ov(n, n, out);
   hx::array_view<float, 2> interior = ov.section(hx::index<2>(1, 1), hx::extent<2>(n - 2, n - 2));
   for (auto _ : state) {
-    hx::parallel_for_each(cpu_view(), interior.extent, [=](hx::index<2> i) HIPAMP_RESTRICT {
+    hx::parallel_for_each(cpu_view(), interior.extent, [=] HIPAMP_RESTRICT(hx::index<2> i) {
       const int r = i[0] + 1, c = i[1] + 1;
       interior[i] = 0.2f * (iv(r, c) + iv(r - 1, c) + iv(r + 1, c) + iv(r, c - 1) + iv(r, c + 1));
     });

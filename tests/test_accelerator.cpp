@@ -68,7 +68,7 @@ TEST_CASE("accelerator views are in-order queues with markers", "[accelerator_vi
     std::vector<int> data(4096, 1);
     hx::array_view<int, 1> v(4096, data);
     for (int step = 0; step < 5; ++step) {
-      hx::parallel_for_each(immediate, v.extent, [=](hx::index<1> i) HIPAMP_RESTRICT { v[i] *= 2; });
+      hx::parallel_for_each(immediate, v.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) { v[i] *= 2; });
     }
     hx::completion_future marker = immediate.create_marker();
     marker.wait();
@@ -102,8 +102,8 @@ TEST_CASE("completion_future get, wait_for and then", "[completion_future]") {
 
 TEST_CASE("parallel_for_each rejects empty and negative domains", "[parallel_for_each][errors]") {
   FOR_EACH_ACCELERATOR(acc) {
-    auto kernel1 = [](hx::index<1>) HIPAMP_RESTRICT {};
-    auto kernel2 = [](hx::index<2>) HIPAMP_RESTRICT {};
+    auto kernel1 = [] HIPAMP_RESTRICT(hx::index<1>) {};
+    auto kernel2 = [] HIPAMP_RESTRICT(hx::index<2>) {};
     CHECK_THROWS_AS(hx::parallel_for_each(acc.get_default_view(), hx::extent<1>(0), kernel1),
                     hx::invalid_compute_domain);
     CHECK_THROWS_AS(hx::parallel_for_each(acc.get_default_view(), hx::extent<2>(4, -2), kernel2),

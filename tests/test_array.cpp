@@ -31,11 +31,11 @@ TEST_CASE("kernels write arrays through views; copies are deep", "[array]") {
     array<float, 1> a(1000, source.begin(), source.end(), acc.get_default_view());
     array_view<float, 1> av(a);
     hx::parallel_for_each(acc.get_default_view(), av.extent,
-                          [=](hx::index<1> i) HIPAMP_RESTRICT { av[i] = 2.0f * av[i]; });
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { av[i] = 2.0f * av[i]; });
     array<float, 1> copy(a);  // deep
     array_view<float, 1> cv(copy);
     hx::parallel_for_each(acc.get_default_view(), cv.extent,
-                          [=](hx::index<1> i) HIPAMP_RESTRICT { cv[i] = -1.0f; });
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { cv[i] = -1.0f; });
     const std::vector<float> result = a;
     for (int i = 0; i < 1000; ++i) REQUIRE(result[i] == 2.0f * source[i]);
     CHECK(copy[7] == -1.0f);

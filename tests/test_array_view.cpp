@@ -27,7 +27,7 @@ TEST_CASE("array_view over a vector reads and writes the vector's elements", "[a
     const std::vector<int> original = data;
     array_view<int, 1> view(n, data);
     hx::parallel_for_each(acc.get_default_view(), view.extent,
-                          [=](hx::index<1> i) HIPAMP_RESTRICT { view[i] = 3 * view[i] + i[0]; });
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { view[i] = 3 * view[i] + i[0]; });
     for (int i = 0; i < n; ++i) REQUIRE(view[i] == 3 * original[i] + i);
     view.synchronize();
     for (int i = 0; i < n; ++i) REQUIRE(data[i] == 3 * original[i] + i);
@@ -40,7 +40,7 @@ TEST_CASE("array_view ranks 1 to 4 index like row-major arrays", "[array_view]")
               d2 = 1 + hipamp_test::rng()() % 5;
     std::vector<float> buffer(static_cast<std::size_t>(d0) * d1 * d2);
     array_view<float, 3> v3(d0, d1, d2, buffer);
-    hx::parallel_for_each(acc.get_default_view(), v3.extent, [=](hx::index<3> i) HIPAMP_RESTRICT {
+    hx::parallel_for_each(acc.get_default_view(), v3.extent, [=] HIPAMP_RESTRICT(hx::index<3> i) {
       v3[i] = static_cast<float>(i[0] * 10000 + i[1] * 100 + i[2]);
     });
     v3.synchronize();
@@ -54,7 +54,7 @@ TEST_CASE("array_view ranks 1 to 4 index like row-major arrays", "[array_view]")
     const int comps[4] = {2, 3, 4, 5};
     std::vector<int> b4(120);
     array_view<int, 4> v4(extent<4>(comps), b4);
-    hx::parallel_for_each(acc.get_default_view(), v4.extent, [=](hx::index<4> i) HIPAMP_RESTRICT {
+    hx::parallel_for_each(acc.get_default_view(), v4.extent, [=] HIPAMP_RESTRICT(hx::index<4> i) {
       v4[i] = ((i[0] * 3 + i[1]) * 4 + i[2]) * 5 + i[3];
     });
     v4.synchronize();
@@ -75,7 +75,7 @@ TEST_CASE("sections of sections address the right elements", "[array_view][secti
     array_view<int, 2> inner = whole.section(o1, e1).section(o2, e2);
     REQUIRE(inner.extent == e2);
     hx::parallel_for_each(acc.get_default_view(), inner.extent,
-                          [=](hx::index<2> i) HIPAMP_RESTRICT { inner[i] = -inner[i] - 1000; });
+                          [=] HIPAMP_RESTRICT(hx::index<2> i) { inner[i] = -inner[i] - 1000; });
     whole.synchronize();
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
@@ -101,7 +101,7 @@ TEST_CASE("projection of a rank-2 view is its row", "[array_view][projection]") 
     array_view<float, 1> row = m[r];
     REQUIRE(row.extent == extent<1>(cols));
     hx::parallel_for_each(acc.get_default_view(), row.extent,
-                          [=](hx::index<1> i) HIPAMP_RESTRICT { row[i] *= 2.0f; });
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { row[i] *= 2.0f; });
     m.synchronize();
     for (int rr = 0; rr < rows; ++rr)
       for (int c = 0; c < cols; ++c) {
@@ -110,7 +110,7 @@ TEST_CASE("projection of a rank-2 view is its row", "[array_view][projection]") 
       }
     // Projection inside a kernel: m[i[0]][i[1]].
     hx::parallel_for_each(acc.get_default_view(), m.extent,
-                          [=](hx::index<2> i) HIPAMP_RESTRICT { m[i[0]][i[1]] += 1.0f; });
+                          [=] HIPAMP_RESTRICT(hx::index<2> i) { m[i[0]][i[1]] += 1.0f; });
     m.synchronize();
     for (int c = 0; c < cols; ++c) REQUIRE(data[r * cols + c] == original[r * cols + c] * 2.0f + 1.0f);
   }
@@ -125,7 +125,7 @@ TEST_CASE("const views read data and are never written back", "[array_view][cons
     array_view<double, 1> out_view(n, out);
     out_view.discard_data();
     hx::parallel_for_each(acc.get_default_view(), out_view.extent,
-                          [=](hx::index<1> i) HIPAMP_RESTRICT { out_view[i] = in_view[i] * in_view[i]; });
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { out_view[i] = in_view[i] * in_view[i]; });
     out_view.synchronize();
     for (int i = 0; i < n; ++i) REQUIRE(out[i] == input[i] * input[i]);
     // A read-only view converts from a writable one and sees its data.
@@ -166,7 +166,7 @@ TEST_CASE("array_view with no data source allocates where it is used", "[array_v
   FOR_EACH_ACCELERATOR(acc) {
     array_view<int, 2> scratch(40, 50);
     hx::parallel_for_each(acc.get_default_view(), scratch.extent,
-                          [=](hx::index<2> i) HIPAMP_RESTRICT { scratch[i] = i[0] * 50 + i[1]; });
+                          [=] HIPAMP_RESTRICT(hx::index<2> i) { scratch[i] = i[0] * 50 + i[1]; });
     for (int r = 0; r < 40; ++r)
       for (int c = 0; c < 50; ++c) REQUIRE(scratch(r, c) == r * 50 + c);
   }
@@ -179,7 +179,7 @@ TEST_CASE("views made separately over one vector stay coherent", "[array_view][c
     array_view<int, 1> a(512, data);
     array_view<int, 1> b(256, data.data() + 256);  // the upper half, made independently
     hx::parallel_for_each(acc.get_default_view(), a.extent,
-                          [=](hx::index<1> i) HIPAMP_RESTRICT { a[i] += 1; });
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { a[i] += 1; });
     for (int i = 0; i < 256; ++i) REQUIRE(b[i] == original[256 + i] + 1);
   }
 }
@@ -189,14 +189,14 @@ TEST_CASE("refresh publishes host writes made behind the view", "[array_view][co
     std::vector<int> data(300, 1);
     array_view<int, 1> v(300, data);
     hx::parallel_for_each(acc.get_default_view(), v.extent,
-                          [=](hx::index<1> i) HIPAMP_RESTRICT { v[i] += 1; });
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { v[i] += 1; });
     v.synchronize();
     REQUIRE(data[7] == 2);
     const std::vector<int> fresh = hipamp_test::random_vector<int>(300, -9, 9);
     data = fresh;  // behind the view's back
     v.refresh();
     hx::parallel_for_each(acc.get_default_view(), v.extent,
-                          [=](hx::index<1> i) HIPAMP_RESTRICT { v[i] *= 10; });
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { v[i] *= 10; });
     v.synchronize();
     for (int i = 0; i < 300; ++i) REQUIRE(data[i] == fresh[i] * 10);
   }
@@ -208,7 +208,7 @@ TEST_CASE("synchronize_async completes with the data on the host", "[array_view]
     const std::vector<float> original = data;
     array_view<float, 1> v(2048, data);
     hx::parallel_for_each(acc.get_default_view(), v.extent,
-                          [=](hx::index<1> i) HIPAMP_RESTRICT { v[i] = v[i] + 1.0f; });
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { v[i] = v[i] + 1.0f; });
     hx::completion_future f = v.synchronize_async();
     REQUIRE(f.valid());
     f.get();

@@ -24,7 +24,7 @@ inline result run_vector_add(const hipamp::accelerator_view& av, int n = 1 << 24
     hipamp::array_view<const float, 1> av_a(n, a), av_b(n, b);
     hipamp::array_view<float, 1> av_c(n, c);
     av_c.discard_data();
-    hipamp::parallel_for_each(av, av_c.extent, [=](hipamp::index<1> i) HIPAMP_RESTRICT {
+    hipamp::parallel_for_each(av, av_c.extent, [=] HIPAMP_RESTRICT(hipamp::index<1> i) {
       av_c[i] = av_a[i] + expf(av_b[i]);
     });
     av_c.synchronize();

@@ -8,7 +8,7 @@ int main() {
   std::vector<int> data(1000);
   for (int i = 0; i < 1000; ++i) data[i] = i;
   hipamp::array_view<int, 1> view(1000, data);
-  hipamp::parallel_for_each(view.extent, [=](hipamp::index<1> i) HIPAMP_RESTRICT { view[i] *= view[i]; });
+  hipamp::parallel_for_each(view.extent, [=] HIPAMP_RESTRICT(hipamp::index<1> i) { view[i] *= view[i]; });
   view.synchronize();
   for (int i = 0; i < 1000; ++i) {
     if (data[i] != i * i) {
