@@ -13,4 +13,7 @@
 #include <hipamp/array.hpp>
 #include <hipamp/copy.hpp>
 #include <hipamp/parallel_for_each.hpp>
+#include <hipamp/functional.hpp>
+#include <hipamp/reduce.hpp>
+#include <hipamp/scan.hpp>
 #include <hipamp/transfer_statistics.hpp>
