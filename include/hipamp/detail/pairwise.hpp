@@ -11,6 +11,8 @@
 
 #if HIPAMP_DEVICE_COMPILE
 #define HIPAMP_DETAIL_UNROLL HIPAMP_PRAGMA(unroll)
+#elif defined(__GNUC__) && !defined(__NVCC__)
+#define HIPAMP_DETAIL_UNROLL HIPAMP_PRAGMA(GCC unroll 16)
 #else
 #define HIPAMP_DETAIL_UNROLL
 #endif
@@ -43,6 +45,7 @@ class pairwise_accumulator {
 
   template <class Op>
   HIPAMP_HOST_DEVICE void push(Acc value, const Op& op) {
+#if HIPAMP_DEVICE_COMPILE
     // No early exit: with every index a constant after unrolling, a GPU keeps the levels in
     // registers instead of addressable local memory.
     bool carrying = true;
@@ -60,6 +63,16 @@ class pairwise_accumulator {
     if (carrying) {
       level_[Levels - 1] = (count_ >> (Levels - 1)) != 0 ? op(level_[Levels - 1], value) : value;
     }
+#else
+    // On a CPU: exactly as many carries as the count has trailing ones (one on average).
+    int l = 0;
+    for (; l < Levels - 1 && ((count_ >> l) & 1u) != 0; ++l) value = op(level_[l], value);
+    if (l < Levels - 1) {
+      level_[l] = value;
+    } else {
+      level_[l] = (count_ >> l) != 0 ? op(level_[l], value) : value;
+    }
+#endif
     ++count_;
   }
 

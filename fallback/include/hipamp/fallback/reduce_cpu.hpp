@@ -32,24 +32,30 @@ template <class Acc, bool Pairwise>
 using block_accumulator = std::conditional_t<Pairwise, hipamp::detail::pairwise_accumulator<Acc, 64>,
                                              hipamp::detail::sequential_accumulator<Acc>>;
 
-// Reduces leaf(data[i], i) for i in [begin, end), end > begin.
+// Reduces leaf(data[i], i) for i in [begin, end), end > begin. Rounding operators restart
+// the lanes every `reduce_chain` elements per lane and push the block into the cascade;
+// exact ones run the lanes over the whole range and fold once.
 template <bool Pairwise, class Acc, class T, class Leaf, class Op>
 Acc reduce_range(const T* data, std::size_t begin, std::size_t end, const Leaf& leaf,
                  const Op& op) {
   constexpr int lanes = reduce_lanes<Acc>();
-  constexpr std::size_t block = static_cast<std::size_t>(lanes) * reduce_chain;
+  constexpr std::size_t lanes_n = static_cast<std::size_t>(lanes);
+  const std::size_t block =
+      Pairwise ? lanes_n * reduce_chain : (end - begin) / lanes_n * lanes_n;
   block_accumulator<Acc, Pairwise> blocks;
   std::size_t i = begin;
-  for (; i + block <= end; i += block) {
-    Acc lane[lanes];
-    HIPAMP_SIMD_LOOP
-    for (int w = 0; w < lanes; ++w) lane[w] = leaf(data[i + w], i + w);
-    for (std::size_t j = i + lanes; j < i + block; j += lanes) {
+  if (block != 0) {
+    for (; i + block <= end; i += block) {
+      Acc lane[lanes];
       HIPAMP_SIMD_LOOP
-      for (int w = 0; w < lanes; ++w) lane[w] = op(lane[w], leaf(data[j + w], j + w));
+      for (int w = 0; w < lanes; ++w) lane[w] = leaf(data[i + w], i + w);
+      for (std::size_t j = i + lanes_n; j < i + block; j += lanes_n) {
+        HIPAMP_SIMD_LOOP
+        for (int w = 0; w < lanes; ++w) lane[w] = op(lane[w], leaf(data[j + w], j + w));
+      }
+      hipamp::detail::pairwise_fold(lane, op);
+      blocks.push(lane[0], op);
     }
-    hipamp::detail::pairwise_fold(lane, op);
-    blocks.push(lane[0], op);
   }
   // Fewer than one block left: element by element into the cascade, which keeps their
   // rounding chain logarithmic too.
