@@ -53,6 +53,31 @@ struct top2_op {
 
 }  // namespace
 
+TEST_CASE("the pairwise accumulator keeps operand order at every count", "[reduce]") {
+  // x -> a*x + b composed in sequence (mod 2^32): associative, not commutative, exact.
+  struct affine {
+    unsigned a, b;
+  };
+  const auto then = [](const affine& f, const affine& g) { return affine{f.a * g.a, f.b * g.a + g.b}; };
+  for (int count = 1; count <= 1100; count += 1 + count / 16) {
+    INFO("count = " << count);
+    const std::vector<unsigned> r = hipamp_test::random_vector<unsigned>(2 * count, 0u, 0xffffffffu);
+    hipamp::detail::pairwise_accumulator<affine, 64> deep;
+    hipamp::detail::pairwise_accumulator<affine, 4> shallow;  // overflows its top level
+    affine serial{1, 0};
+    for (int i = 0; i < count; ++i) {
+      const affine x{r[2 * i] | 1u, r[2 * i + 1]};
+      deep.push(x, then);
+      shallow.push(x, then);
+      serial = then(serial, x);
+    }
+    CHECK(deep.total(then).a == serial.a);
+    CHECK(deep.total(then).b == serial.b);
+    CHECK(shallow.total(then).a == serial.a);
+    CHECK(shallow.total(then).b == serial.b);
+  }
+}
+
 TEST_CASE("reduce of int32 is exact for every size", "[reduce]") {
   FOR_EACH_ACCELERATOR(acc) {
     const hx::accelerator_view av = acc.get_default_view();

@@ -65,7 +65,7 @@ inline void zero_words(void* device_words, std::size_t bytes, stream_t stream) {
   constexpr unsigned threads = 256;
   const std::size_t wanted = (count + threads - 1) / threads;
   const unsigned blocks = static_cast<unsigned>(wanted < 4096 ? wanted : 4096);
-  zero_words_kernel<<<blocks, threads, 0, stream>>>(static_cast<unsigned*>(device_words), count);
+  zero_words_kernel<unsigned><<<blocks, threads, 0, stream>>>(static_cast<unsigned*>(device_words), count);
   HIPAMP_GPU_CHECK_LAUNCH("hipamp: zeroing algorithm scratch memory");
 }
 

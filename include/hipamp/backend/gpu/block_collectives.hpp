@@ -15,13 +15,22 @@ struct maybe {
   bool valid;
 };
 
+// Uninitialised room for N values of T, for __shared__ declarations (which allow no
+// constructors) of any trivially copyable T.
+template <class T, int N>
+struct alignas(T) shared_array {
+  unsigned char raw[sizeof(T) * N];
+  __device__ T* data() { return reinterpret_cast<T*>(raw); }
+  __device__ T& operator[](int i) { return data()[i]; }
+};
+
 // Shared memory a block collective needs: one slot per warp.
 template <class T, int Threads>
 struct block_slots {
   static_assert(Threads % warp_size_min == 0, "hipamp: block size must be a multiple of 32");
   static constexpr int count = Threads / warp_size_min;
-  alignas(T) unsigned char raw[sizeof(T) * count];
-  __device__ T* values() { return reinterpret_cast<T*>(raw); }
+  shared_array<T, count> slot;
+  __device__ T* values() { return slot.data(); }
   bool valid[count];
 };
 

@@ -157,10 +157,10 @@ __global__ void __launch_bounds__(scan_threads)
   // Per warp: warp_size * items values, one pad word per 32 so that both the striped and the
   // blocked accesses hit distinct banks.
   constexpr int exchange_size = scan_threads * items + scan_threads * items / 32;
-  __shared__ alignas(Acc) unsigned char exchange_raw[sizeof(Acc) * exchange_size];
+  __shared__ shared_array<Acc, exchange_size> exchange_storage;
   __shared__ block_slots<Acc, scan_threads> slots;
   __shared__ unsigned tile_ticket;
-  __shared__ alignas(Acc) unsigned char tile_prefix_raw[sizeof(Acc)];
+  __shared__ shared_array<Acc, 1> tile_prefix_storage;
 
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid % warp_size;
@@ -174,8 +174,7 @@ __global__ void __launch_bounds__(scan_threads)
 
   // Load: striped across the warp (coalesced), then read back blocked.
   constexpr int warp_items = warp_size * items;
-  Acc* const exchange =
-      reinterpret_cast<Acc*>(exchange_raw) + warp * (warp_items + warp_items / 32);
+  Acc* const exchange = exchange_storage.data() + warp * (warp_items + warp_items / 32);
   const auto pad = [](int e) { return e + e / 32; };
   const std::size_t warp_begin = static_cast<std::size_t>(warp) * warp_items;  // in the tile
   const T* const in = a.in + tile_begin + warp_begin;
@@ -218,11 +217,11 @@ __global__ void __launch_bounds__(scan_threads)
       const Acc prefix = look_back<Acc>(a.states, tile, op);
       if (lane == 0) {
         a.states.publish(tile, tile_inclusive, static_cast<Acc>(op(prefix, block_total)));
-        *reinterpret_cast<Acc*>(tile_prefix_raw) = prefix;
+        tile_prefix_storage[0] = prefix;
       }
     }
     __syncthreads();
-    tile_prefix = {*reinterpret_cast<const Acc*>(tile_prefix_raw), true};
+    tile_prefix = {tile_prefix_storage[0], true};
   }
   if (tile_prefix.valid) {
     before.value = before.valid ? static_cast<Acc>(op(tile_prefix.value, before.value))
