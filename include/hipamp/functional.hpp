@@ -35,26 +35,30 @@ struct multiplies<void> {
 // The smaller operand; `a` when neither is smaller (so a left fold keeps the first minimum).
 template <class T = void>
 struct minimum {
-  HIPAMP_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+  HIPAMP_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
+    return b < a ? T(b) : T(a);  // copies: a select of two addresses would pin them in memory
+  }
 };
 template <>
 struct minimum<void> {
   template <class T>
   HIPAMP_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
-    return b < a ? b : a;
+    return b < a ? T(b) : T(a);
   }
 };
 
 // The larger operand; `a` when neither is larger.
 template <class T = void>
 struct maximum {
-  HIPAMP_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+  HIPAMP_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
+    return a < b ? T(b) : T(a);
+  }
 };
 template <>
 struct maximum<void> {
   template <class T>
   HIPAMP_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
-    return a < b ? b : a;
+    return a < b ? T(b) : T(a);
   }
 };
 

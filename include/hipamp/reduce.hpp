@@ -66,6 +66,20 @@ struct minmax_index {
   value_index<T> max;
 };
 
+namespace detail {
+// Selection between copies (prvalues): `c ? b : a` on two lvalues selects between their
+// addresses, which makes a GPU compiler keep the operands in local memory, not registers.
+// (index is parenthesised below because hipamp::index is a class template.)
+template <class T>
+HIPAMP_HOST_DEVICE T select_copy(bool take_b, const T& a, const T& b) {
+  return take_b ? static_cast<T>(b) : static_cast<T>(a);
+}
+template <class T>
+HIPAMP_HOST_DEVICE value_index<T> pick(bool take_b, const value_index<T>& a, const value_index<T>& b) {
+  return {select_copy(take_b, a.value, b.value), select_copy(take_b, (a.index), (b.index))};
+}
+}  // namespace detail
+
 // The operators behind argmin / argmax / minmax: total orders on (value, index), so they are
 // associative and commutative and ties go to the smallest index whatever the grouping. With
 // NaN values the order is not total and the reported element is unspecified.
@@ -73,18 +87,16 @@ struct argmin_op {
   template <class T>
   HIPAMP_HOST_DEVICE value_index<T> operator()(const value_index<T>& a,
                                                const value_index<T>& b) const {
-    if (b.value < a.value) return b;
-    if (a.value < b.value) return a;
-    return (b.index) < (a.index) ? b : a;  // parenthesised: hipamp::index is a template
+    const bool take_b = b.value < a.value || (!(a.value < b.value) && (b.index) < (a.index));
+    return detail::pick(take_b, a, b);
   }
 };
 struct argmax_op {
   template <class T>
   HIPAMP_HOST_DEVICE value_index<T> operator()(const value_index<T>& a,
                                                const value_index<T>& b) const {
-    if (a.value < b.value) return b;
-    if (b.value < a.value) return a;
-    return (b.index) < (a.index) ? b : a;  // parenthesised: hipamp::index is a template
+    const bool take_b = a.value < b.value || (!(b.value < a.value) && (b.index) < (a.index));
+    return detail::pick(take_b, a, b);
   }
 };
 
@@ -132,7 +144,7 @@ struct minmax_op {
   template <class U>
   HIPAMP_HOST_DEVICE minmax_value<U> operator()(const minmax_value<U>& a,
                                                 const minmax_value<U>& b) const {
-    return {b.min < a.min ? b.min : a.min, a.max < b.max ? b.max : a.max};
+    return {select_copy(b.min < a.min, a.min, b.min), select_copy(a.max < b.max, a.max, b.max)};
   }
 };
 struct minmax_index_op {

@@ -19,15 +19,20 @@
 
 namespace hipamp::detail {
 
-// Combines x[0..M) as a balanced tree; the result is left in x[0]. M is a compile-time
-// constant so that on a GPU the whole tree stays in registers.
+template <int Stride, int M, class Acc, class Op>
+HIPAMP_HOST_DEVICE inline void pairwise_fold_from(Acc (&x)[M], const Op& op) {
+  if constexpr (Stride < M) {
+    HIPAMP_DETAIL_UNROLL
+    for (int i = 0; i + Stride < M; i += 2 * Stride) x[i] = op(x[i], x[i + Stride]);
+    pairwise_fold_from<2 * Stride>(x, op);
+  }
+}
+
+// Combines x[0..M) as a balanced tree; the result is left in x[0]. One loop of constant trip
+// count per level, so that on a GPU every index is a constant and the tree stays in registers.
 template <int M, class Acc, class Op>
 HIPAMP_HOST_DEVICE inline void pairwise_fold(Acc (&x)[M], const Op& op) {
-  HIPAMP_DETAIL_UNROLL
-  for (int stride = 1; stride < M; stride *= 2) {
-    HIPAMP_DETAIL_UNROLL
-    for (int i = 0; i + stride < M; i += 2 * stride) x[i] = op(x[i], x[i + stride]);
-  }
+  pairwise_fold_from<1>(x, op);
 }
 
 // Adds a stream of values as the leaves of a balanced binary tree without storing the tree:

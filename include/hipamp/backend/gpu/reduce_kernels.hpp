@@ -60,7 +60,7 @@ __device__ __forceinline__ void load_elements(const T* p, T (&x)[Vec]) {
   if constexpr (VectorLoad) {
     static_assert(sizeof(T) * Vec == 16, "hipamp: a vector load moves 16 bytes");
     const uint4 raw = *reinterpret_cast<const uint4*>(p);
-    std::memcpy(x, &raw, 16);
+    __builtin_memcpy(x, &raw, 16);
   } else {
 #pragma unroll
     for (int k = 0; k < Vec; ++k) x[k] = p[k];

@@ -52,7 +52,7 @@ struct tile_states {
 
   __device__ void publish(std::size_t tile, tile_status status, const Acc& value) const {
     unsigned bits = 0;
-    std::memcpy(&bits, &value, sizeof(Acc));
+    __builtin_memcpy(&bits, &value, sizeof(Acc));
     const unsigned long long word =
         (static_cast<unsigned long long>((epoch << 2) | status) << 32) | bits;
     *reinterpret_cast<volatile unsigned long long*>(words + tile) = word;
@@ -63,7 +63,7 @@ struct tile_states {
     const unsigned status = static_cast<unsigned>(word >> 32);
     if ((status >> 2) != epoch) return tile_invalid;
     const unsigned bits = static_cast<unsigned>(word);
-    std::memcpy(&value, &bits, sizeof(Acc));
+    __builtin_memcpy(&value, &bits, sizeof(Acc));
     return static_cast<tile_status>(status & 3u);
   }
 };
@@ -191,7 +191,11 @@ __global__ void __launch_bounds__(scan_threads)
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int e = k * warp_size + lane;
-      exchange[pad(e)] = warp_begin + e < tile_size ? static_cast<Acc>(in[e]) : filler;
+      if (warp_begin + e < tile_size) {
+        exchange[pad(e)] = static_cast<Acc>(in[e]);
+      } else {
+        exchange[pad(e)] = filler;
+      }
     }
   }
   sync_warp();

@@ -61,12 +61,12 @@ __device__ __forceinline__ T shuffle_words(const T& value, Shuffle shuffle) {
                 "hipamp: values exchanged between GPU lanes must be trivially copyable");
   constexpr int words = words_of<T>();
   int in[words] = {};
-  std::memcpy(in, &value, sizeof(T));
+  __builtin_memcpy(in, &value, sizeof(T));
   int out[words];
 #pragma unroll
   for (int w = 0; w < words; ++w) out[w] = shuffle(in[w]);
   T result;
-  std::memcpy(&result, out, sizeof(T));
+  __builtin_memcpy(&result, out, sizeof(T));
   return result;
 }
 
@@ -139,7 +139,7 @@ __device__ __forceinline__ T load_coherent(const T* p) {
 #pragma unroll
     for (int w = 0; w < words; ++w) raw[w] = src[w];
     T result;
-    std::memcpy(&result, raw, sizeof(T));
+    __builtin_memcpy(&result, raw, sizeof(T));
     return result;
   } else {
     const volatile unsigned char* src = reinterpret_cast<const volatile unsigned char*>(p);
@@ -147,7 +147,7 @@ __device__ __forceinline__ T load_coherent(const T* p) {
 #pragma unroll
     for (int b = 0; b < static_cast<int>(sizeof(T)); ++b) raw[b] = src[b];
     T result;
-    std::memcpy(&result, raw, sizeof(T));
+    __builtin_memcpy(&result, raw, sizeof(T));
     return result;
   }
 }
