@@ -82,7 +82,8 @@ void cpu_reduce_sum(benchmark::State& state) {
 #endif
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   const std::vector<T> data = random_data<T>(n);
-  const hx::accelerator_view cpu = hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
+  const hx::accelerator_view cpu =
+      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
   const hx::array_view<const T, 1> view(static_cast<int>(n), data.data());
   T ours = hx::reduce(cpu, view, T(0));
   T peer = openmp_sum(data.data(), n);
@@ -116,7 +117,8 @@ void cpu_inclusive_scan(benchmark::State& state) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   const std::vector<T> data = random_data<T>(n);
   std::vector<T> out(n), peer_out(n);
-  const hx::accelerator_view cpu = hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
+  const hx::accelerator_view cpu =
+      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
   const hx::array_view<const T, 1> in_view(static_cast<int>(n), data.data());
   const hx::array_view<T, 1> out_view(static_cast<int>(n), out.data());
   std::vector<double> ours_s, peer_s;
@@ -147,13 +149,13 @@ void cpu_inclusive_scan(benchmark::State& state) {
 
 #if HIPAMP_GPU_TRANSLATION_UNIT
 
-#define BENCH_CUDA_CHECK(call)                                                      \
-  do {                                                                              \
-    const cudaError_t status_ = (call);                                             \
-    if (status_ != cudaSuccess) {                                                   \
+#define BENCH_CUDA_CHECK(call)                                                                \
+  do {                                                                                        \
+    const cudaError_t status_ = (call);                                                       \
+    if (status_ != cudaSuccess) {                                                             \
       state.SkipWithError((std::string(#call) + ": " + cudaGetErrorString(status_)).c_str()); \
-      return;                                                                       \
-    }                                                                               \
+      return;                                                                                 \
+    }                                                                                         \
   } while (0)
 
 class device_memory {
@@ -257,8 +259,8 @@ void gpu_reduce_sum(benchmark::State& state, const hx::accelerator& gpu) {
   device_memory cub_in(n * sizeof(T)), cub_out(sizeof(T));
   BENCH_CUDA_CHECK(cudaMemcpy(cub_in.as<T>(), data.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   std::size_t temp_bytes = 0;
-  BENCH_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, cub_in.as<const T>(), cub_out.as<T>(),
-                                          static_cast<int>(n), stream));
+  BENCH_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, cub_in.as<const T>(),
+                                          cub_out.as<T>(), static_cast<int>(n), stream));
   device_memory temp(temp_bytes);
 
   const T ours_value = hx::reduce(av, in_view, T(0));
@@ -271,11 +273,10 @@ void gpu_reduce_sum(benchmark::State& state, const hx::accelerator& gpu) {
     return;
   }
   time_alternately(
-      state, stream, n * sizeof(T), "cub",
-      [&] { hx::reduce_into(av, in_view, result_view, T(0)); },
+      state, stream, n * sizeof(T), "cub", [&] { hx::reduce_into(av, in_view, result_view, T(0)); },
       [&] {
-        (void)cub::DeviceReduce::Sum(temp.as<void>(), temp_bytes, cub_in.as<const T>(), cub_out.as<T>(),
-                                     static_cast<int>(n), stream);
+        (void)cub::DeviceReduce::Sum(temp.as<void>(), temp_bytes, cub_in.as<const T>(),
+                                     cub_out.as<T>(), static_cast<int>(n), stream);
       });
 }
 
@@ -303,7 +304,8 @@ void gpu_inclusive_scan(benchmark::State& state, const hx::accelerator& gpu) {
                                                  cub_out.as<T>(), static_cast<int>(n), stream));
   std::vector<T> ours(n), theirs(n);
   hx::copy(output, ours.begin());
-  BENCH_CUDA_CHECK(cudaMemcpy(theirs.data(), cub_out.as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  BENCH_CUDA_CHECK(
+      cudaMemcpy(theirs.data(), cub_out.as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
   for (std::size_t i = 0; i < n; i += 1 + n / 4099) {
     if (!same_result(ours[i], theirs[i], i + 1)) {
       state.SkipWithError(("hipamp and CUB disagree at " + std::to_string(i)).c_str());
@@ -311,8 +313,7 @@ void gpu_inclusive_scan(benchmark::State& state, const hx::accelerator& gpu) {
     }
   }
   time_alternately(
-      state, stream, 2 * n * sizeof(T), "cub",
-      [&] { hx::inclusive_scan(av, in_view, out_view); },
+      state, stream, 2 * n * sizeof(T), "cub", [&] { hx::inclusive_scan(av, in_view, out_view); },
       [&] {
         (void)cub::DeviceScan::InclusiveSum(temp.as<void>(), temp_bytes, cub_in.as<const T>(),
                                             cub_out.as<T>(), static_cast<int>(n), stream);
@@ -326,12 +327,16 @@ void gpu_inclusive_scan(benchmark::State& state, const hx::accelerator& gpu) {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
 
-  for (auto* b : {benchmark::RegisterBenchmark("cpu/reduce_sum/int32", cpu_reduce_sum<std::int32_t>),
-                  benchmark::RegisterBenchmark("cpu/reduce_sum/float", cpu_reduce_sum<float>),
-                  benchmark::RegisterBenchmark("cpu/inclusive_scan/int32", cpu_inclusive_scan<std::int32_t>),
-                  benchmark::RegisterBenchmark("cpu/inclusive_scan/float", cpu_inclusive_scan<float>)}) {
-    b->RangeMultiplier(16)->Range(1 << 16, 1 << 24)->Arg(1 << 26)->UseManualTime()->Unit(
-        benchmark::kMicrosecond);
+  for (auto* b :
+       {benchmark::RegisterBenchmark("cpu/reduce_sum/int32", cpu_reduce_sum<std::int32_t>),
+        benchmark::RegisterBenchmark("cpu/reduce_sum/float", cpu_reduce_sum<float>),
+        benchmark::RegisterBenchmark("cpu/inclusive_scan/int32", cpu_inclusive_scan<std::int32_t>),
+        benchmark::RegisterBenchmark("cpu/inclusive_scan/float", cpu_inclusive_scan<float>)}) {
+    b->RangeMultiplier(16)
+        ->Range(1 << 16, 1 << 24)
+        ->Arg(1 << 26)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
   }
 
 #if HIPAMP_GPU_TRANSLATION_UNIT
@@ -340,8 +345,10 @@ int main(int argc, char** argv) {
     for (auto* b :
          {benchmark::RegisterBenchmark("gpu/reduce_sum/int32", gpu_reduce_sum<std::int32_t>, acc),
           benchmark::RegisterBenchmark("gpu/reduce_sum/float", gpu_reduce_sum<float>, acc),
-          benchmark::RegisterBenchmark("gpu/inclusive_scan/int32", gpu_inclusive_scan<std::int32_t>, acc),
-          benchmark::RegisterBenchmark("gpu/inclusive_scan/float", gpu_inclusive_scan<float>, acc)}) {
+          benchmark::RegisterBenchmark("gpu/inclusive_scan/int32", gpu_inclusive_scan<std::int32_t>,
+                                       acc),
+          benchmark::RegisterBenchmark("gpu/inclusive_scan/float", gpu_inclusive_scan<float>,
+                                       acc)}) {
       b->DenseRange(16, 28, 2)->ArgName("log2n")->UseManualTime()->Unit(benchmark::kMicrosecond);
     }
     break;  // the first (best) GPU

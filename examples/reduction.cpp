@@ -26,7 +26,8 @@ double milliseconds_since(clock_type::time_point start) {
 }
 
 hipamp::accelerator_view pick(const std::string& which) {
-  if (which == "cpu") return hipamp::accelerator(hipamp::accelerator::cpu_accelerator).get_default_view();
+  if (which == "cpu")
+    return hipamp::accelerator(hipamp::accelerator::cpu_accelerator).get_default_view();
   if (which == "gpu") {
     for (const hipamp::accelerator& acc : hipamp::accelerator::get_all()) {
       if (!acc.is_cpu()) return acc.get_default_view();
@@ -64,7 +65,8 @@ int main(int argc, char** argv) {
     long double exact = 0;
     for (float x : data) exact += x;
 
-    std::printf("summing %d floats on %s\n", n, narrow(av.get_accelerator().get_description()).c_str());
+    std::printf("summing %d floats on %s\n", n,
+                narrow(av.get_accelerator().get_description()).c_str());
     std::printf("%-28s %18.3Lf\n", "exact (long double)", exact);
 
     // 1. The serial loop.

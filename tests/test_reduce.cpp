@@ -17,10 +17,10 @@ namespace {
 // Sizes around every boundary the implementations have: SIMD lanes and blocks on the CPU,
 // warps, vectors, tiles and the 16-byte alignment peel on a GPU.
 const std::vector<std::size_t>& sizes() {
-  static const std::vector<std::size_t> s = {1,    2,     3,     5,     15,    16,     17,     31,
-                                             32,   33,    255,   256,   257,   1023,   1024,   1025,
-                                             4095, 4096,  4097,  16383, 16385, 65535,  65536,  65537,
-                                             99991, 262143, 262145, 1048577, 3000017};
+  static const std::vector<std::size_t> s = {
+      1,     2,     3,     5,     15,    16,     17,     31,      32,     33,
+      255,   256,   257,   1023,  1024,  1025,   4095,   4096,    4097,   16383,
+      16385, 65535, 65536, 65537, 99991, 262143, 262145, 1048577, 3000017};
   return s;
 }
 
@@ -58,10 +58,13 @@ TEST_CASE("the pairwise accumulator keeps operand order at every count", "[reduc
   struct affine {
     unsigned a, b;
   };
-  const auto then = [](const affine& f, const affine& g) { return affine{f.a * g.a, f.b * g.a + g.b}; };
+  const auto then = [](const affine& f, const affine& g) {
+    return affine{f.a * g.a, f.b * g.a + g.b};
+  };
   for (int count = 1; count <= 1100; count += 1 + count / 16) {
     INFO("count = " << count);
-    const std::vector<unsigned> r = hipamp_test::random_vector<unsigned>(2 * count, 0u, 0xffffffffu);
+    const std::vector<unsigned> r =
+        hipamp_test::random_vector<unsigned>(2 * count, 0u, 0xffffffffu);
     hipamp::detail::pairwise_accumulator<affine, 64> deep;
     hipamp::detail::pairwise_accumulator<affine, 4> shallow;  // overflows its top level
     affine serial{1, 0};
@@ -104,15 +107,18 @@ TEST_CASE("reduce of float and double stays within the pairwise bound", "[reduce
         exact += x;
         sum_abs += std::fabs(x);
       }
-      const float got = hx::reduce(av, hx::array_view<const float, 1>(static_cast<int>(n), f.data()), 0.0f);
+      const float got =
+          hx::reduce(av, hx::array_view<const float, 1>(static_cast<int>(n), f.data()), 0.0f);
       CHECK(std::fabs(static_cast<long double>(got) - exact) <= pairwise_bound<float>(n, sum_abs));
 
       // All positive: the error a serial loop accumulates grows with n; pairwise does not.
       const std::vector<double> d = hipamp_test::random_vector<double>(n, 0.0, 1.0);
       long double exact_d = 0.5L;
       for (double x : d) exact_d += x;
-      const double got_d = hx::reduce(av, hx::array_view<const double, 1>(static_cast<int>(n), d.data()), 0.5);
-      CHECK(std::fabs(static_cast<long double>(got_d) - exact_d) <= pairwise_bound<double>(n + 1, exact_d));
+      const double got_d =
+          hx::reduce(av, hx::array_view<const double, 1>(static_cast<int>(n), d.data()), 0.5);
+      CHECK(std::fabs(static_cast<long double>(got_d) - exact_d) <=
+            pairwise_bound<double>(n + 1, exact_d));
     }
   }
 }
@@ -127,7 +133,8 @@ TEST_CASE("reduce of floats is far more accurate than a serial float loop", "[re
   float serial = 0;
   for (float x : data) serial += x;
   FOR_EACH_ACCELERATOR(acc) {
-    const float got = hx::reduce(acc.get_default_view(), hx::array_view<const float, 1>(data), 0.0f);
+    const float got =
+        hx::reduce(acc.get_default_view(), hx::array_view<const float, 1>(data), 0.0f);
     const long double error = std::fabs(static_cast<long double>(got) - exact);
     CHECK(error <= pairwise_bound<float>(n, exact));
     CHECK(error * 1000 < std::fabs(serial - exact));
@@ -137,15 +144,16 @@ TEST_CASE("reduce of floats is far more accurate than a serial float loop", "[re
 TEST_CASE("transform_reduce applies the transform on the device", "[reduce]") {
   FOR_EACH_ACCELERATOR(acc) {
     const hx::accelerator_view av = acc.get_default_view();
-    for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{65537}, std::size_t{1000003}}) {
+    for (std::size_t n :
+         {std::size_t{1}, std::size_t{1000}, std::size_t{65537}, std::size_t{1000003}}) {
       INFO("n = " << n);
       const std::vector<int> data = hipamp_test::random_vector<int>(n, -3000, 3000);
       long long squares = -5;
       for (int x : data) squares += static_cast<long long>(x) * x;
       const hx::array_view<const int, 1> view(static_cast<int>(n), data.data());
-      CHECK(hx::transform_reduce(av, view, -5LL, hx::plus<>(),
-                                 [] HIPAMP_RESTRICT(int x) { return static_cast<long long>(x) * x; }) ==
-            squares);
+      CHECK(hx::transform_reduce(av, view, -5LL, hx::plus<>(), [] HIPAMP_RESTRICT(int x) {
+              return static_cast<long long>(x) * x;
+            }) == squares);
     }
   }
 }
@@ -164,20 +172,23 @@ TEST_CASE("reduce with a user type and user operators", "[reduce]") {
           [] HIPAMP_RESTRICT(const stats& a, const stats& b) {
             return stats{a.sum + b.sum, a.count + b.count};
           },
-          [] HIPAMP_RESTRICT(float x) { return stats{x, 1}; });
+          [] HIPAMP_RESTRICT(float x) {
+            return stats{x, 1};
+          });
       CHECK(s.count == static_cast<int>(n) + 3);
       CHECK(std::fabs(s.sum - (exact + 1)) <= pairwise_bound<float>(n + 1, exact + 1));
 
       // A user type as the element type, and an operator that is not arithmetic.
       const std::vector<int> values = hipamp_test::random_vector<int>(n, -1000000, 1000000);
       std::vector<top2> pairs(n);
-      for (std::size_t i = 0; i < n; ++i) pairs[i] = top2{values[i], std::numeric_limits<int>::min()};
+      for (std::size_t i = 0; i < n; ++i)
+        pairs[i] = top2{values[i], std::numeric_limits<int>::min()};
       std::vector<int> sorted = values;
       sorted.push_back(std::numeric_limits<int>::min());
       std::sort(sorted.rbegin(), sorted.rend());
-      const top2 best = hx::reduce(av, hx::array_view<const top2, 1>(static_cast<int>(n), pairs.data()),
-                                   top2{std::numeric_limits<int>::min(), std::numeric_limits<int>::min()},
-                                   top2_op());
+      const top2 best = hx::reduce(
+          av, hx::array_view<const top2, 1>(static_cast<int>(n), pairs.data()),
+          top2{std::numeric_limits<int>::min(), std::numeric_limits<int>::min()}, top2_op());
       CHECK(best.first == sorted[0]);
       CHECK(best.second == sorted[1]);
 
@@ -187,8 +198,8 @@ TEST_CASE("reduce with a user type and user operators", "[reduce]") {
       unsigned expected = 0x5a5a5a5au;
       for (unsigned b : bits) expected ^= b;
       CHECK(hx::reduce(av, hx::array_view<const unsigned, 1>(static_cast<int>(n), bits.data()),
-                       0x5a5a5a5au, [] HIPAMP_RESTRICT(unsigned a, unsigned b) { return a ^ b; }) ==
-            expected);
+                       0x5a5a5a5au,
+                       [] HIPAMP_RESTRICT(unsigned a, unsigned b) { return a ^ b; }) == expected);
     }
   }
 }
@@ -245,7 +256,8 @@ TEST_CASE("reduce over rank 2 and 3 views and strided sections", "[reduce]") {
     CHECK(hx::reduce(av, cube, 0LL) == std::accumulate(data.begin(), data.end(), 0LL));
 
     // A section is strided: rows 10..209, columns 3..402.
-    const hx::array_view<const int, 2> part = grid.section(hx::index<2>(10, 3), hx::extent<2>(200, 400));
+    const hx::array_view<const int, 2> part =
+        grid.section(hx::index<2>(10, 3), hx::extent<2>(200, 400));
     long long expected = 0;
     int min_value = std::numeric_limits<int>::max();
     std::size_t min_at = 0;
@@ -279,8 +291,8 @@ TEST_CASE("reduce_into leaves the result on the device for the next kernel", "[r
 
     std::vector<float> mean(1, -1.0f);
     const hx::array_view<float, 1> mean_view(mean);
-    hx::transform_reduce_into(av, hx::array_view<const int, 1>(data), mean_view, 0.0f,
-                              hx::plus<>(), [] HIPAMP_RESTRICT(int x) { return static_cast<float>(x); });
+    hx::transform_reduce_into(av, hx::array_view<const int, 1>(data), mean_view, 0.0f, hx::plus<>(),
+                              [] HIPAMP_RESTRICT(int x) { return static_cast<float>(x); });
     mean_view.synchronize();
     CHECK(std::fabs(mean[0] - static_cast<float>(exact - 4)) <=
           static_cast<float>(pairwise_bound<float>(n, 1000.0L * n)));
@@ -290,7 +302,8 @@ TEST_CASE("reduce_into leaves the result on the device for the next kernel", "[r
                                     hx::array_view<long long, 1>(two), 0LL),
                     hx::runtime_exception);
     try {
-      hx::reduce_into(av, hx::array_view<const int, 1>(data), hx::array_view<long long, 1>(two), 0LL);
+      hx::reduce_into(av, hx::array_view<const int, 1>(data), hx::array_view<long long, 1>(two),
+                      0LL);
     } catch (const hx::runtime_exception& e) {
       CHECK(std::string(e.what()).find("extent 2") != std::string::npos);
     }
@@ -316,7 +329,8 @@ TEST_CASE("reduce over pointer ranges accepts empty ranges", "[reduce]") {
 TEST_CASE("reduce of an array's view runs where the array lives", "[reduce]") {
   FOR_EACH_ACCELERATOR(acc) {
     const std::vector<int> data = hipamp_test::random_vector<int>(70001, -1000, 1000);
-    hx::array<int, 1> on_device(hx::extent<1>(70001), data.begin(), data.end(), acc.get_default_view());
+    hx::array<int, 1> on_device(hx::extent<1>(70001), data.begin(), data.end(),
+                                acc.get_default_view());
     const hx::array_view<int, 1> view(on_device);
     CHECK(hx::reduce(view, 0LL) == std::accumulate(data.begin(), data.end(), 0LL));
     CHECK(hx::reduce_max(view) == *std::max_element(data.begin(), data.end()));
@@ -345,6 +359,7 @@ TEST_CASE("reduce over 10^8 elements", "[reduce][.large]") {
     CHECK(std::fabs(static_cast<long double>(got) - exact_float) <=
           pairwise_bound<float>(n, exact_float));  // all positive: sum|x| = sum
     const auto lo = hx::argmin(av, hx::array_view<const int, 1>(ints));
-    CHECK(lo.index == static_cast<std::size_t>(std::min_element(ints.begin(), ints.end()) - ints.begin()));
+    CHECK(lo.index ==
+          static_cast<std::size_t>(std::min_element(ints.begin(), ints.end()) - ints.begin()));
   }
 }

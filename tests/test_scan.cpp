@@ -16,11 +16,9 @@ namespace {
 const std::vector<std::size_t>& sizes() {
   // Boundaries of CPU blocks (4096) and pieces, GPU warps, tiles (4096 floats, 2048
   // doubles) and look-back windows (32 tiles).
-  static const std::vector<std::size_t> s = {1,      2,      3,      31,     32,      33,
-                                             255,    256,    257,    2047,   2048,    2049,
-                                             4095,   4096,   4097,   8191,   8193,    65535,
-                                             65536,  65537,  131073, 262145, 1048575, 1048577,
-                                             3000017};
+  static const std::vector<std::size_t> s = {
+      1,    2,    3,    31,   32,    33,    255,   256,    257,    2047,    2048,    2049,   4095,
+      4096, 4097, 8191, 8193, 65535, 65536, 65537, 131073, 262145, 1048575, 1048577, 3000017};
   return s;
 }
 
@@ -51,8 +49,8 @@ void poison(std::vector<T>& v, const T& value) {
 
 template <class T>
 std::size_t first_mismatch(const std::vector<T>& got, const std::vector<T>& expected) {
-  return static_cast<std::size_t>(
-      std::mismatch(got.begin(), got.end(), expected.begin()).first - got.begin());
+  return static_cast<std::size_t>(std::mismatch(got.begin(), got.end(), expected.begin()).first -
+                                  got.begin());
 }
 
 }  // namespace
@@ -133,7 +131,8 @@ TEST_CASE("scans keep operand order: a non-commutative user operator and user ty
 TEST_CASE("scans in place, with 4- and 8-byte values and a lambda", "[scan]") {
   FOR_EACH_ACCELERATOR(acc) {
     const hx::accelerator_view av = acc.get_default_view();
-    for (std::size_t n : {std::size_t{1}, std::size_t{4097}, std::size_t{65537}, std::size_t{1048577}}) {
+    for (std::size_t n :
+         {std::size_t{1}, std::size_t{4097}, std::size_t{65537}, std::size_t{1048577}}) {
       INFO("n = " << n);
       // Integer-valued floats: every partial sum is exact, so any order gives the same bits.
       const std::vector<int> ints = hipamp_test::random_vector<int>(n, -8, 8);
@@ -154,8 +153,9 @@ TEST_CASE("scans in place, with 4- and 8-byte values and a lambda", "[scan]") {
                           [](unsigned long long a, unsigned long long b) { return a ^ b; });
       {
         const hx::array_view<unsigned long long, 1> view(static_cast<int>(n), bits.data());
-        hx::exclusive_scan(av, view, view, 0x1234ull,
-                           [] HIPAMP_RESTRICT(unsigned long long a, unsigned long long b) { return a ^ b; });
+        hx::exclusive_scan(
+            av, view, view, 0x1234ull,
+            [] HIPAMP_RESTRICT(unsigned long long a, unsigned long long b) { return a ^ b; });
         view.synchronize();
       }
       CHECK(first_mismatch(bits, bits_expected) == n);
@@ -208,7 +208,8 @@ TEST_CASE("scans over rank 2 views and strided sections", "[scan]") {
     const auto part = grid.section(hx::index<2>(5, 17), hx::extent<2>(100, 800));
     std::vector<int> part_values;
     for (int r = 0; r < 100; ++r) {
-      for (int c = 0; c < 800; ++c) part_values.push_back(in[static_cast<std::size_t>(r + 5) * cols + c + 17]);
+      for (int c = 0; c < 800; ++c)
+        part_values.push_back(in[static_cast<std::size_t>(r + 5) * cols + c + 17]);
     }
     std::vector<int> part_expected(part_values.size());
     std::exclusive_scan(part_values.begin(), part_values.end(), part_expected.begin(), 9);
@@ -216,7 +217,8 @@ TEST_CASE("scans over rank 2 views and strided sections", "[scan]") {
     std::vector<int> big(static_cast<std::size_t>(rows) * cols, -1);
     {
       const hx::array_view<int, 2> big_view(rows, cols, big.data());
-      hx::exclusive_scan(av, part, big_view.section(hx::index<2>(20, 100), hx::extent<2>(100, 800)), 9);
+      hx::exclusive_scan(av, part, big_view.section(hx::index<2>(20, 100), hx::extent<2>(100, 800)),
+                         9);
       big_view.synchronize();
     }
     std::size_t wrong = 0, outside_touched = 0;
@@ -252,8 +254,10 @@ TEST_CASE("scans over pointer ranges: empty ranges, in place, results on the hos
 
     std::vector<long long> out(data.size(), -1);
     std::vector<long long> wide_expected(data.size());
-    std::inclusive_scan(data.begin() + 1, data.end(), wide_expected.begin() + 1, std::plus<long long>());
-    hx::inclusive_scan(av, data.data() + 1, data.data() + data.size(), out.data() + 1);  // misaligned
+    std::inclusive_scan(data.begin() + 1, data.end(), wide_expected.begin() + 1,
+                        std::plus<long long>());
+    hx::inclusive_scan(av, data.data() + 1, data.data() + data.size(),
+                       out.data() + 1);  // misaligned
     CHECK(out[0] == -1);
     CHECK(std::equal(out.begin() + 1, out.end(), wide_expected.begin() + 1));
   }
@@ -263,7 +267,8 @@ TEST_CASE("scans reject views of different sizes, naming them", "[scan]") {
   FOR_EACH_ACCELERATOR(acc) {
     std::vector<int> a(100), b(99);
     try {
-      hx::inclusive_scan(acc.get_default_view(), hx::array_view<const int, 1>(a), hx::array_view<int, 1>(b));
+      hx::inclusive_scan(acc.get_default_view(), hx::array_view<const int, 1>(a),
+                         hx::array_view<int, 1>(b));
       FAIL("no exception");
     } catch (const hx::runtime_exception& e) {
       const std::string message = e.what();

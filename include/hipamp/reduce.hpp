@@ -75,7 +75,8 @@ HIPAMP_HOST_DEVICE T select_copy(bool take_b, const T& a, const T& b) {
   return take_b ? static_cast<T>(b) : static_cast<T>(a);
 }
 template <class T>
-HIPAMP_HOST_DEVICE value_index<T> pick(bool take_b, const value_index<T>& a, const value_index<T>& b) {
+HIPAMP_HOST_DEVICE value_index<T> pick(bool take_b, const value_index<T>& a,
+                                       const value_index<T>& b) {
   return {select_copy(take_b, a.value, b.value), select_copy(take_b, (a.index), (b.index))};
 }
 }  // namespace detail
@@ -205,7 +206,7 @@ Acc reduce_view(const accelerator_view& av, const array_view<T, N>& view, const 
 #endif
 }
 
-}  // inline namespace HIPAMP_ALGORITHMS_ABI
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace detail
 
 inline namespace HIPAMP_ALGORITHMS_ABI {
@@ -225,7 +226,8 @@ Acc reduce(const array_view<T, N>& view, Acc init, Op op = Op()) {
 template <class T, class Acc, class Op = plus<>>
 Acc reduce(const accelerator_view& av, const T* first, const T* last, Acc init, Op op = Op()) {
   if (first == last) return init;
-  const array_view<const T, 1> view(detail::dense_extent(static_cast<std::size_t>(last - first), "reduce"), first);
+  const array_view<const T, 1> view(
+      detail::dense_extent(static_cast<std::size_t>(last - first), "reduce"), first);
   return reduce(av, view, init, op);
 }
 template <class T, class Acc, class Op = plus<>>
@@ -285,8 +287,8 @@ void transform_reduce_into(const accelerator_view& av, const array_view<T, N>& v
       "transform_reduce_into");
 }
 template <class T, int N, class Acc, class ReduceOp, class Transform>
-void transform_reduce_into(const array_view<T, N>& view, const array_view<Acc, 1>& result,
-                           Acc init, ReduceOp reduce_op, Transform transform) {
+void transform_reduce_into(const array_view<T, N>& view, const array_view<Acc, 1>& result, Acc init,
+                           ReduceOp reduce_op, Transform transform) {
   transform_reduce_into(detail::natural_view(view), view, result, init, reduce_op, transform);
 }
 
@@ -362,5 +364,5 @@ minmax_value<std::remove_const_t<T>> minmax(const array_view<T, N>& view) {
   return minmax(detail::natural_view(view), view);
 }
 
-}  // inline namespace HIPAMP_ALGORITHMS_ABI
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace hipamp

@@ -45,20 +45,18 @@ inline namespace HIPAMP_ALGORITHMS_ABI {
 
 // The one scan every public overload ends in; init is used by exclusive scans only.
 template <bool Exclusive, class T, int N, class U, int M, class Op>
-void scan_view(const accelerator_view& av, const array_view<T, N>& in,
-               const array_view<U, M>& out, const U& init, const Op& op,
-               const char* algorithm) {
+void scan_view(const accelerator_view& av, const array_view<T, N>& in, const array_view<U, M>& out,
+               const U& init, const Op& op, const char* algorithm) {
   static_assert(!std::is_const<U>::value, "hipamp: a scan's output view must be writable");
   static_assert(std::is_trivially_copyable<U>::value && std::is_default_constructible<U>::value,
                 "hipamp: a scan's value type must be trivially copyable and default constructible");
   check_runnable(av, algorithm);
   const std::size_t n = element_count(in.extent);
   if (element_count(out.extent) != n) {
-    throw runtime_exception(std::string("hipamp: ") + algorithm + " from extent " +
-                            to_string(in.extent) + " (" + std::to_string(n) +
-                            " elements) into extent " + to_string(out.extent) + " (" +
-                            std::to_string(element_count(out.extent)) +
-                            " elements): the element counts differ");
+    throw runtime_exception(
+        std::string("hipamp: ") + algorithm + " from extent " + to_string(in.extent) + " (" +
+        std::to_string(n) + " elements) into extent " + to_string(out.extent) + " (" +
+        std::to_string(element_count(out.extent)) + " elements): the element counts differ");
   }
   if (!out.is_contiguous()) {
     array_view<U, 1> dense_out(dense_extent(n, algorithm));
@@ -100,7 +98,7 @@ void scan_view(const accelerator_view& av, const array_view<T, N>& in,
 #endif
 }
 
-}  // inline namespace HIPAMP_ALGORITHMS_ABI
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace detail
 
 inline namespace HIPAMP_ALGORITHMS_ABI {
@@ -160,5 +158,5 @@ void exclusive_scan(const T* first, const T* last, U* d_first, detail::same_type
   exclusive_scan(accelerator::get_auto_selection_view(), first, last, d_first, init, op);
 }
 
-}  // inline namespace HIPAMP_ALGORITHMS_ABI
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace hipamp

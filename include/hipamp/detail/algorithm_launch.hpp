@@ -50,7 +50,8 @@ inline void check_runnable(const accelerator_view& av, const char* algorithm) {
 template <int N>
 HIPAMP_HOST_DEVICE std::size_t row_major_offset(const index<N>& idx, const extent<N>& e) {
   std::size_t offset = 0;
-  for (int d = 0; d < N; ++d) offset = offset * static_cast<std::size_t>(e[d]) + static_cast<std::size_t>(idx[d]);
+  for (int d = 0; d < N; ++d)
+    offset = offset * static_cast<std::size_t>(e[d]) + static_cast<std::size_t>(idx[d]);
   return offset;
 }
 
@@ -66,8 +67,7 @@ using same_type = typename same_type_t<T>::type;
 // strided view).
 inline int dense_extent(std::size_t count, const char* algorithm) {
   if (count > 0x7fffffffu) {
-    throw runtime_exception(std::string("hipamp: ") + algorithm + " over " +
-                            std::to_string(count) +
+    throw runtime_exception(std::string("hipamp: ") + algorithm + " over " + std::to_string(count) +
                             " elements needs a rank-1 view of them, which holds at most 2^31 - 1");
   }
   return static_cast<int>(count);
@@ -110,6 +110,6 @@ bool may_overlap(const array_view<A, N>& a, const array_view<B, M>& b) {
   return pa < pb + b_bytes && pb < pa + a_bytes;
 }
 
-}  // inline namespace HIPAMP_ALGORITHMS_ABI
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace detail
 }  // namespace hipamp

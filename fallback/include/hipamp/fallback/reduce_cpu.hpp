@@ -20,7 +20,9 @@ namespace detail {
 // and hide the adder's latency; wider types get fewer lanes, huge ones one.
 template <class Acc>
 constexpr int reduce_lanes() noexcept {
-  return sizeof(Acc) >= 64 ? 1 : (64 / static_cast<int>(sizeof(Acc)) > 16 ? 16 : 64 / static_cast<int>(sizeof(Acc)));
+  return sizeof(Acc) >= 64
+             ? 1
+             : (64 / static_cast<int>(sizeof(Acc)) > 16 ? 16 : 64 / static_cast<int>(sizeof(Acc)));
 }
 // Each lane chains 16 elements of a block before the lanes fold as a tree, so the rounding
 // chain inside a block is 16 + log2(lanes) long whatever n is.
@@ -29,8 +31,9 @@ constexpr int reduce_chain = 16;
 constexpr std::size_t reduce_min_piece = std::size_t{1} << 15;
 
 template <class Acc, bool Pairwise>
-using block_accumulator = std::conditional_t<Pairwise, hipamp::detail::pairwise_accumulator<Acc, 64>,
-                                             hipamp::detail::sequential_accumulator<Acc>>;
+using block_accumulator =
+    std::conditional_t<Pairwise, hipamp::detail::pairwise_accumulator<Acc, 64>,
+                       hipamp::detail::sequential_accumulator<Acc>>;
 
 // Reduces leaf(data[i], i) for i in [begin, end), end > begin. Rounding operators restart
 // the lanes every `reduce_chain` elements per lane and push the block into the cascade;
@@ -40,8 +43,7 @@ Acc reduce_range(const T* data, std::size_t begin, std::size_t end, const Leaf& 
                  const Op& op) {
   constexpr int lanes = reduce_lanes<Acc>();
   constexpr std::size_t lanes_n = static_cast<std::size_t>(lanes);
-  const std::size_t block =
-      Pairwise ? lanes_n * reduce_chain : (end - begin) / lanes_n * lanes_n;
+  const std::size_t block = Pairwise ? lanes_n * reduce_chain : (end - begin) / lanes_n * lanes_n;
   block_accumulator<Acc, Pairwise> blocks;
   std::size_t i = begin;
   if (block != 0) {
@@ -72,7 +74,9 @@ struct reduce_pieces {
   const Op* op;
   Acc* results;
 
-  std::size_t piece_begin(std::size_t p) const noexcept { return n / pieces * p + std::min(p, n % pieces); }
+  std::size_t piece_begin(std::size_t p) const noexcept {
+    return n / pieces * p + std::min(p, n % pieces);
+  }
 
   static void run(const void* context, std::size_t first_piece, std::size_t last_piece) {
     const auto& self = *static_cast<const reduce_pieces*>(context);
@@ -93,11 +97,11 @@ template <bool Pairwise, class Acc, class T, class Leaf, class Op>
 Acc reduce(const T* data, std::size_t n, const Acc* init, const Leaf& leaf, const Op& op) {
   if (n == 0) return *init;
   const std::size_t by_size = (n + detail::reduce_min_piece - 1) / detail::reduce_min_piece;
-  const std::size_t pieces =
-      std::max<std::size_t>(1, std::min<std::size_t>(by_size, static_cast<std::size_t>(thread_count())));
+  const std::size_t pieces = std::max<std::size_t>(
+      1, std::min<std::size_t>(by_size, static_cast<std::size_t>(thread_count())));
   const std::unique_ptr<Acc[]> results = std::make_unique<Acc[]>(pieces);
-  const detail::reduce_pieces<Pairwise, Acc, T, Leaf, Op> work{data, n, pieces, &leaf, &op,
-                                                                results.get()};
+  const detail::reduce_pieces<Pairwise, Acc, T, Leaf, Op> work{data,  n,   pieces,
+                                                               &leaf, &op, results.get()};
   if (pieces == 1) {
     decltype(work)::run(&work, 0, 1);
   } else {

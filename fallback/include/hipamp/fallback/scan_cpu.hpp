@@ -67,7 +67,8 @@ void scan_range(const T* in, Acc* out, std::size_t len, carry<Acc> c, const Op& 
     const T* block_in = in + i;
     Acc* block_out = out + i;
     Acc sub_total[scan_lanes];
-    for (int w = 0; w < scan_lanes; ++w) sub_total[w] = static_cast<Acc>(block_in[w * scan_sub_block]);
+    for (int w = 0; w < scan_lanes; ++w)
+      sub_total[w] = static_cast<Acc>(block_in[w * scan_sub_block]);
     for (std::size_t j = 1; j < scan_sub_block; ++j) {
       for (int w = 0; w < scan_lanes; ++w) {
         sub_total[w] = op(sub_total[w], static_cast<Acc>(block_in[w * scan_sub_block + j]));
@@ -122,7 +123,7 @@ struct scan_pieces {
   std::size_t n;
   std::size_t pieces;
   const Op* op;
-  Acc* totals;           // pass 1 output, one per piece
+  Acc* totals;                // pass 1 output, one per piece
   const carry<Acc>* carries;  // pass 2 input, one per piece
 
   std::size_t piece_begin(std::size_t p) const noexcept {
@@ -139,8 +140,8 @@ struct scan_pieces {
     const auto& self = *static_cast<const scan_pieces*>(context);
     for (std::size_t p = first; p < last; ++p) {
       const std::size_t b = self.piece_begin(p);
-      scan_range<Exclusive>(self.in + b, self.out + b, self.piece_begin(p + 1) - b,
-                            self.carries[p], *self.op);
+      scan_range<Exclusive>(self.in + b, self.out + b, self.piece_begin(p + 1) - b, self.carries[p],
+                            *self.op);
     }
   }
 };
@@ -149,15 +150,16 @@ template <bool Exclusive, class Acc, class T, class Op>
 void scan(const T* in, Acc* out, std::size_t n, carry<Acc> initial, const Op& op) {
   if (n == 0) return;
   const std::size_t by_size = (n + scan_min_piece - 1) / scan_min_piece;
-  const std::size_t pieces =
-      std::max<std::size_t>(1, std::min<std::size_t>(by_size, static_cast<std::size_t>(thread_count())));
+  const std::size_t pieces = std::max<std::size_t>(
+      1, std::min<std::size_t>(by_size, static_cast<std::size_t>(thread_count())));
   if (pieces == 1) {
     scan_range<Exclusive>(in, out, n, initial, op);
     return;
   }
   const std::unique_ptr<Acc[]> totals = std::make_unique<Acc[]>(pieces);
   const std::unique_ptr<carry<Acc>[]> carries = std::make_unique<carry<Acc>[]>(pieces);
-  const scan_pieces<Exclusive, Acc, T, Op> work{in, out, n, pieces, &op, totals.get(), carries.get()};
+  const scan_pieces<Exclusive, Acc, T, Op> work{in,           out,          n, pieces, &op,
+                                                totals.get(), carries.get()};
   // The last piece's total is never needed.
   parallel_chunks(pieces - 1, 1, &decltype(work)::reduce, &work);
   carries[0] = initial;

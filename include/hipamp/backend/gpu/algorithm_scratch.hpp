@@ -65,7 +65,8 @@ inline void zero_words(void* device_words, std::size_t bytes, stream_t stream) {
   constexpr unsigned threads = 256;
   const std::size_t wanted = (count + threads - 1) / threads;
   const unsigned blocks = static_cast<unsigned>(wanted < 4096 ? wanted : 4096);
-  zero_words_kernel<unsigned><<<blocks, threads, 0, stream>>>(static_cast<unsigned*>(device_words), count);
+  zero_words_kernel<unsigned>
+      <<<blocks, threads, 0, stream>>>(static_cast<unsigned*>(device_words), count);
   HIPAMP_GPU_CHECK_LAUNCH("hipamp: zeroing algorithm scratch memory");
 }
 
@@ -108,7 +109,8 @@ class algorithm_scratch {
     const bool grown = bytes > scan_states_.size();
     void* states = grow(scan_states_, bytes, true);
     if (++epoch_ >= epoch_limit) epoch_ = 1;
-    if (!grown && (layout != scan_layout_ || epoch_ == 1)) zero_words(states, scan_states_.size(), stream_);
+    if (!grown && (layout != scan_layout_ || epoch_ == 1))
+      zero_words(states, scan_states_.size(), stream_);
     scan_layout_ = layout;
     const scan_plan plan{states, epoch_, tickets_issued_};
     tickets_issued_ += static_cast<unsigned>(tiles);  // wraps like the device counter

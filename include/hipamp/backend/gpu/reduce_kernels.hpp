@@ -48,9 +48,9 @@ struct reduce_args {
   std::size_t full_tiles;  // tiles of reduce_threads * reduce_vectors vectors
   Acc init;
   bool has_init;
-  Acc* partials;           // one per block
-  unsigned* has_partial;   // one per block
-  unsigned* blocks_done;   // zero on entry, left zero
+  Acc* partials;          // one per block
+  unsigned* has_partial;  // one per block
+  unsigned* blocks_done;  // zero on entry, left zero
   Acc* result;
 };
 
@@ -231,10 +231,10 @@ pending_reduction<Acc> launch(const accelerator_view& av, const T* data, std::si
 // are device pointers.
 template <bool Pairwise, class Acc, class T, class Leaf, class Op>
 pending_reduction<Acc> reduce(const accelerator_view& av, const T* data, std::size_t n,
-                              const Acc* init, const Leaf& leaf, const Op& op,
-                              Acc* device_result) {
-  static_assert(std::is_trivially_copyable<Acc>::value && std::is_default_constructible<Acc>::value,
-                "hipamp: GPU reductions need a trivially copyable, default constructible result type");
+                              const Acc* init, const Leaf& leaf, const Op& op, Acc* device_result) {
+  static_assert(
+      std::is_trivially_copyable<Acc>::value && std::is_default_constructible<Acc>::value,
+      "hipamp: GPU reductions need a trivially copyable, default constructible result type");
   if constexpr (16 % sizeof(T) == 0) {
     // 16-byte vectors once the address is aligned: peel the head element by element.
     const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(data) % 16;

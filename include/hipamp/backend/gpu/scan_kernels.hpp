@@ -28,11 +28,19 @@
 namespace hipamp::detail::gpu {
 
 inline constexpr int scan_threads = 256;
+// At least 4 blocks (1024 threads) per multiprocessor: 64 registers per thread, enough for
+// the 64 bytes of items each thread holds without spilling, and 64 KiB of loads in flight
+// per multiprocessor.
+inline constexpr int scan_min_blocks = 4;
 
 // Items per thread: 64 bytes of accumulators (16 floats), fewer for wide types.
 template <class Acc>
 constexpr int scan_items() noexcept {
-  return sizeof(Acc) <= 4 ? 16 : sizeof(Acc) <= 8 ? 8 : sizeof(Acc) <= 16 ? 4 : sizeof(Acc) <= 32 ? 2 : 1;
+  return sizeof(Acc) <= 4    ? 16
+         : sizeof(Acc) <= 8  ? 8
+         : sizeof(Acc) <= 16 ? 4
+         : sizeof(Acc) <= 32 ? 2
+                             : 1;
 }
 
 enum tile_status : unsigned { tile_invalid = 0, tile_aggregate = 1, tile_inclusive = 2 };
@@ -59,7 +67,8 @@ struct tile_states {
   }
   // The tile's status in this scan (tile_invalid for a state left by an earlier scan).
   __device__ tile_status peek(std::size_t tile, Acc& value) const {
-    const unsigned long long word = *reinterpret_cast<const volatile unsigned long long*>(words + tile);
+    const unsigned long long word =
+        *reinterpret_cast<const volatile unsigned long long*>(words + tile);
     const unsigned status = static_cast<unsigned>(word >> 32);
     if ((status >> 2) != epoch) return tile_invalid;
     const unsigned bits = static_cast<unsigned>(word);
@@ -82,7 +91,9 @@ struct tile_states<Acc, false> {
     const std::size_t a = alignof(Acc) > 16 ? alignof(Acc) : 16;
     return (tiles * sizeof(unsigned) + a - 1) / a * a;
   }
-  static std::size_t bytes(std::size_t tiles) { return values_offset(tiles) + 2 * tiles * sizeof(Acc); }
+  static std::size_t bytes(std::size_t tiles) {
+    return values_offset(tiles) + 2 * tiles * sizeof(Acc);
+  }
   static constexpr unsigned layout = 2 + static_cast<unsigned>(sizeof(Acc));
   static tile_states at(void* memory, std::size_t tiles, unsigned epoch) {
     auto* base = static_cast<unsigned char*>(memory);
@@ -150,7 +161,7 @@ __device__ Acc look_back(const States& states, std::size_t tile, const Op& op) {
 }
 
 template <bool Exclusive, class Acc, class T, class Op>
-__global__ void __launch_bounds__(scan_threads)
+__global__ void __launch_bounds__(scan_threads, scan_min_blocks)
     scan_kernel(const scan_args<Acc, T, Exclusive> a, const Op op) {
   constexpr int items = scan_items<Acc>();
   constexpr std::size_t tile_items = std::size_t{scan_threads} * items;
@@ -228,8 +239,8 @@ __global__ void __launch_bounds__(scan_threads)
     tile_prefix = {tile_prefix_storage[0], true};
   }
   if (tile_prefix.valid) {
-    before.value = before.valid ? static_cast<Acc>(op(tile_prefix.value, before.value))
-                                : tile_prefix.value;
+    before.value =
+        before.valid ? static_cast<Acc>(op(tile_prefix.value, before.value)) : tile_prefix.value;
     before.valid = true;
   }
 

@@ -81,8 +81,8 @@ __device__ __forceinline__ T shuffle_down(const T& value, unsigned delta) {
 }
 template <class T>
 __device__ __forceinline__ T shuffle_up(const T& value, unsigned delta) {
-  return warp_detail::shuffle_words(
-      value, [delta](int w) { return warp_detail::shfl_up_word(w, delta); });
+  return warp_detail::shuffle_words(value,
+                                    [delta](int w) { return warp_detail::shfl_up_word(w, delta); });
 }
 template <class T>
 __device__ __forceinline__ T shuffle_from(const T& value, int lane) {
@@ -131,7 +131,8 @@ __device__ __forceinline__ void spin_pause() {
 // __threadfence() is seen. For any trivially copyable T.
 template <class T>
 __device__ __forceinline__ T load_coherent(const T* p) {
-  static_assert(std::is_trivially_copyable<T>::value, "hipamp: coherent loads need a trivially copyable type");
+  static_assert(std::is_trivially_copyable<T>::value,
+                "hipamp: coherent loads need a trivially copyable type");
   if constexpr (sizeof(T) % sizeof(unsigned) == 0 && alignof(T) >= alignof(unsigned)) {
     constexpr int words = static_cast<int>(sizeof(T) / sizeof(unsigned));
     const volatile unsigned* src = reinterpret_cast<const volatile unsigned*>(p);
