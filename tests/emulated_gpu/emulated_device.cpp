@@ -1,10 +1,10 @@
 // An emulated GPU device: separate (host-allocated) memory, kernels run by the emulator.
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <string>
 #include <hipamp/backend/gpu/kernel_language.hpp>
 #include <hipamp/detail/backend.hpp>
+#include <mutex>
+#include <string>
 #include "device_registry.hpp"  // lib/
 
 namespace hipamp::detail {
@@ -21,12 +21,15 @@ class emu_queue final : public queue_impl {
   queuing_mode mode() const noexcept override { return queuing_mode_automatic; }
   void copy_host_to_device(void* d, const void* s, std::size_t b) override { std::memcpy(d, s, b); }
   void copy_device_to_host(void* d, const void* s, std::size_t b) override { std::memcpy(d, s, b); }
-  void copy_device_to_device(void* d, const void* s, std::size_t b) override { std::memmove(d, s, b); }
+  void copy_device_to_device(void* d, const void* s, std::size_t b) override {
+    std::memmove(d, s, b);
+  }
   void wait_for(const event_ptr& e) override { e->wait(); }
   event_ptr record() override { return ready_event(); }
   void flush() override {}
   void wait() override {}
   void* native_handle() const noexcept override { return nullptr; }
+
  private:
   device_impl& d_;
 };
@@ -45,11 +48,14 @@ class emu_gpu final : public device_impl {
     return p;
   }
   void deallocate(void* p) noexcept override { std::free(p); }
-  std::shared_ptr<queue_impl> create_queue(queuing_mode) override { return std::make_shared<emu_queue>(*this); }
+  std::shared_ptr<queue_impl> create_queue(queuing_mode) override {
+    return std::make_shared<emu_queue>(*this);
+  }
   std::shared_ptr<queue_impl> default_queue() override {
     std::call_once(once_, [this] { q_ = create_queue(queuing_mode_automatic); });
     return q_;
   }
+
  private:
   device_properties props_;
   std::once_flag once_;

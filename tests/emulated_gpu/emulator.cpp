@@ -122,7 +122,10 @@ int exchange(int value, int source) {
 fiber_state& self() { return rt->fibers[rt->current].state; }
 
 void run_grid(unsigned grid, unsigned block, const std::function<void()>& body) {
-  if (block % 32 != 0) { std::fprintf(stderr, "emu: block %u not a multiple of 32\n", block); std::abort(); }
+  if (block % 32 != 0) {
+    std::fprintf(stderr, "emu: block %u not a multiple of 32\n", block);
+    std::abort();
+  }
   std::atomic<unsigned> next{0};
   auto worker = [&] {
     block_runtime r;

@@ -16,8 +16,12 @@
 #define __launch_bounds__(...)
 #define __shared__ static thread_local
 
-struct uint4 { unsigned x, y, z, w; };
-struct uint2 { unsigned x, y; };
+struct uint4 {
+  unsigned x, y, z, w;
+};
+struct uint2 {
+  unsigned x, y;
+};
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
   dim3() = default;
@@ -28,7 +32,10 @@ enum cudaError_t { cudaSuccess = 0, cudaErrorUnknown = 1 };
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
 inline const char* cudaGetErrorString(cudaError_t) { return "emulated CUDA error"; }
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
-inline cudaError_t cudaGetDevice(int* d) { *d = 0; return cudaSuccess; }
+inline cudaError_t cudaGetDevice(int* d) {
+  *d = 0;
+  return cudaSuccess;
+}
 inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
 
 namespace emu {
@@ -70,5 +77,7 @@ int __shfl_up_sync(unsigned mask, int value, unsigned delta, int width = 32);
 int __shfl_sync(unsigned mask, int value, int lane, int width = 32);
 unsigned __ballot_sync(unsigned mask, int predicate);
 inline int __ffs(int x) { return __builtin_ffs(x); }
-inline unsigned atomicAdd(unsigned* p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+inline unsigned atomicAdd(unsigned* p, unsigned v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

@@ -1,9 +1,12 @@
 // Scans on the CPU device: a two-pass blocked scan. Pass 1 reduces each thread's piece (in
 // order), a short serial scan turns the piece totals into carries, pass 2 scans each piece
-// from its carry. Memory traffic is two reads and one write per element. A scan is a chain
-// of dependent operations, so inside a piece the work is cut into `scan_lanes` sub-blocks
-// of one L1-sized block that advance together: independent chains the core overlaps, with
-// the block's second read served from L1. Operators need to be associative only: every
+// from its carry. A scan is a chain of dependent operations, so inside a piece the data is
+// cut into blocks of `scan_lanes` consecutive cache lines, one line per lane: the lanes'
+// totals are computed together (independent chains the core overlaps), chained into
+// carries, then the lanes are scanned together from their carries with the block still in
+// L1. One line per lane keeps every access of a block inside a few consecutive lines, so
+// the hardware prefetchers see two plain streams (lanes far apart made them miss, and
+// 4 KiB-aliased loads and stores stalled). Operators need to be associative only: every
 // combination keeps sequence order (earlier operand on the left).
 #pragma once
 
@@ -19,8 +22,15 @@ namespace hipamp::fallback {
 namespace detail {
 
 constexpr int scan_lanes = 8;
-constexpr std::size_t scan_sub_block = 512;  // 8 x 512 x 4 bytes: 16 KiB, half an L1
-constexpr std::size_t scan_block = scan_lanes * scan_sub_block;
+// Elements per lane and block: one 64-byte cache line (at least 4 elements).
+template <class Acc>
+constexpr std::size_t scan_sub_block() noexcept {
+  return sizeof(Acc) >= 16 ? 4 : 64 / sizeof(Acc);
+}
+template <class Acc>
+constexpr std::size_t scan_block() noexcept {
+  return scan_lanes * scan_sub_block<Acc>();
+}
 constexpr std::size_t scan_min_piece = std::size_t{1} << 15;
 
 // A running prefix; an inclusive scan has none before its first element and no identity
@@ -41,6 +51,8 @@ struct carry {
 // in[0] op in[1] op ... op in[len-1], len > 0, in order.
 template <class Acc, class T, class Op>
 Acc ordered_reduce(const T* in, std::size_t len, const Op& op) {
+  constexpr std::size_t scan_sub_block = detail::scan_sub_block<Acc>();
+  constexpr std::size_t scan_block = detail::scan_block<Acc>();
   carry<Acc> total;
   std::size_t i = 0;
   for (; i + scan_block <= len; i += scan_block) {
@@ -62,6 +74,8 @@ Acc ordered_reduce(const T* in, std::size_t len, const Op& op) {
 // `out` may be the same memory: every element is read before its output is written.
 template <bool Exclusive, class Acc, class T, class Op>
 void scan_range(const T* in, Acc* out, std::size_t len, carry<Acc> c, const Op& op) {
+  constexpr std::size_t scan_sub_block = detail::scan_sub_block<Acc>();
+  constexpr std::size_t scan_block = detail::scan_block<Acc>();
   std::size_t i = 0;
   for (; i + scan_block <= len; i += scan_block) {
     const T* block_in = in + i;
