@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "workloads/matrix_multiply.hpp"
+#include "workloads/reduction.hpp"
 #include "workloads/nbody.hpp"
 #include "workloads/vector_add.hpp"
 
@@ -24,6 +25,7 @@ std::vector<workload> workloads() {
          return std::vector<demo::result>{demo::run_vector_add(av)};
        }},
       {"matrix multiply", demo::run_matrix_multiply},
+      {"reduction", [](const hipamp::accelerator_view& av) { return demo::run_reduction(av); }},
       {"n-body",
        [](const hipamp::accelerator_view& av) {
          std::vector<demo::result> rows;

@@ -18,4 +18,7 @@
 #include <hipamp/atomics.hpp>
 #include <hipamp/math.hpp>
 #include <hipamp/matmul.hpp>
+#include <hipamp/functional.hpp>
+#include <hipamp/reduce.hpp>
+#include <hipamp/scan.hpp>
 #include <hipamp/transfer_statistics.hpp>

@@ -1,0 +1,322 @@
+// The GPU scan: a single pass with decoupled look-back (Merrill & Garland, "Single-pass
+// Parallel Prefix Scan with Decoupled Look-back", NVIDIA 2016), one kernel per scan.
+//
+// Each block takes a tile ticket from an atomic counter (so every tile it waits for belongs
+// to a block that is already running), loads its tile coalesced and transposes it through
+// shared memory so each thread owns `items` consecutive elements, scans them in registers,
+// scans the thread totals across the block, and publishes the tile's aggregate. One warp
+// then walks back over the predecessors' states, 32 (or 64) at a time, combining aggregates
+// until it meets a tile that has published its inclusive prefix; the tile publishes its own
+// inclusive prefix and writes its outputs. Memory traffic is one read and one write per
+// element. Tile states carry the scan's epoch, so no memset is needed between scans.
+// Operators need not commute: every combination keeps sequence order. Include only from GPU
+// translation units.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <mutex>
+#include <type_traits>
+
+#include <hipamp/accelerator.hpp>
+#include <hipamp/backend/gpu/algorithm_scratch.hpp>
+#include <hipamp/backend/gpu/block_collectives.hpp>
+#include <hipamp/backend/gpu/device_query.hpp>
+#include <hipamp/backend/gpu/kernel_language.hpp>
+#include <hipamp/backend/gpu/warp_primitives.hpp>
+
+namespace hipamp::detail::gpu {
+
+inline constexpr int scan_threads = 256;
+// At least 4 blocks (1024 threads) per multiprocessor: 64 registers per thread, enough for
+// the 64 bytes of items each thread holds without spilling, and 64 KiB of loads in flight
+// per multiprocessor.
+inline constexpr int scan_min_blocks = 4;
+
+// Items per thread: 64 bytes of accumulators (16 floats), fewer for wide types.
+template <class Acc>
+constexpr int scan_items() noexcept {
+  return sizeof(Acc) <= 4    ? 16
+         : sizeof(Acc) <= 8  ? 8
+         : sizeof(Acc) <= 16 ? 4
+         : sizeof(Acc) <= 32 ? 2
+                             : 1;
+}
+
+enum tile_status : unsigned { tile_invalid = 0, tile_aggregate = 1, tile_inclusive = 2 };
+
+// Tile states for values of at most 4 bytes: status and value in one 64-bit word, written and
+// read in one access, so a reader never sees a status without its value.
+template <class Acc, bool Packed = (sizeof(Acc) <= 4)>
+struct tile_states {
+  unsigned long long* words;
+  unsigned epoch;
+
+  static std::size_t bytes(std::size_t tiles) { return tiles * sizeof(unsigned long long); }
+  static constexpr unsigned layout = 1;
+  static tile_states at(void* memory, std::size_t, unsigned epoch) {
+    return {static_cast<unsigned long long*>(memory), epoch};
+  }
+
+  __device__ void publish(std::size_t tile, tile_status status, const Acc& value) const {
+    unsigned bits = 0;
+    __builtin_memcpy(&bits, &value, sizeof(Acc));
+    const unsigned long long word =
+        (static_cast<unsigned long long>((epoch << 2) | status) << 32) | bits;
+    *reinterpret_cast<volatile unsigned long long*>(words + tile) = word;
+  }
+  // The tile's status in this scan (tile_invalid for a state left by an earlier scan).
+  __device__ tile_status peek(std::size_t tile, Acc& value) const {
+    const unsigned long long word =
+        *reinterpret_cast<const volatile unsigned long long*>(words + tile);
+    const unsigned status = static_cast<unsigned>(word >> 32);
+    if ((status >> 2) != epoch) return tile_invalid;
+    const unsigned bits = static_cast<unsigned>(word);
+    __builtin_memcpy(&value, &bits, sizeof(Acc));
+    return static_cast<tile_status>(status & 3u);
+  }
+};
+
+// Wider values: status words and two value arrays (aggregates never change once published,
+// so a reader that saw "aggregate" cannot read a half-overwritten value). The value is
+// fenced before its status.
+template <class Acc>
+struct tile_states<Acc, false> {
+  unsigned* status;
+  Acc* aggregates;
+  Acc* inclusives;
+  unsigned epoch;
+
+  static std::size_t values_offset(std::size_t tiles) {
+    const std::size_t a = alignof(Acc) > 16 ? alignof(Acc) : 16;
+    return (tiles * sizeof(unsigned) + a - 1) / a * a;
+  }
+  static std::size_t bytes(std::size_t tiles) {
+    return values_offset(tiles) + 2 * tiles * sizeof(Acc);
+  }
+  static constexpr unsigned layout = 2 + static_cast<unsigned>(sizeof(Acc));
+  static tile_states at(void* memory, std::size_t tiles, unsigned epoch) {
+    auto* base = static_cast<unsigned char*>(memory);
+    Acc* values = reinterpret_cast<Acc*>(base + values_offset(tiles));
+    return {static_cast<unsigned*>(memory), values, values + tiles, epoch};
+  }
+
+  __device__ void publish(std::size_t tile, tile_status s, const Acc& value) const {
+    (s == tile_inclusive ? inclusives : aggregates)[tile] = value;
+    __threadfence();
+    *reinterpret_cast<volatile unsigned*>(status + tile) = (epoch << 2) | s;
+  }
+  __device__ tile_status peek(std::size_t tile, Acc& value) const {
+    const unsigned word = *reinterpret_cast<const volatile unsigned*>(status + tile);
+    if ((word >> 2) != epoch) return tile_invalid;
+    const auto s = static_cast<tile_status>(word & 3u);
+    if (s == tile_invalid) return s;
+    __threadfence();
+    value = load_coherent((s == tile_inclusive ? inclusives : aggregates) + tile);
+    return s;
+  }
+};
+
+template <class Acc, class T, bool Exclusive>
+struct scan_args {
+  const T* in;  // may equal out (in-place): a tile reads all its input before writing
+  Acc* out;
+  std::size_t n;
+  Acc init;  // exclusive scans only
+  tile_states<Acc> states;
+  unsigned* tickets;
+  unsigned first_ticket;
+};
+
+// The combination of all tiles before `tile` (tile > 0), in order. Called by every lane of
+// one warp; every lane gets the result.
+template <class Acc, class States, class Op>
+__device__ Acc look_back(const States& states, std::size_t tile, const Op& op) {
+  const int lane = static_cast<int>(threadIdx.x) % warp_size;
+  Acc running{};
+  bool have_running = false;
+  // Lane l inspects tile (window - l): the nearest predecessors in the lowest lanes.
+  long long window = static_cast<long long>(tile) - 1;
+  for (;;) {
+    const long long mine = window - lane;
+    Acc value{};
+    tile_status s = tile_inclusive;  // lanes past tile 0 never count: tile 0 is inclusive
+    if (mine >= 0) {
+      while ((s = states.peek(static_cast<std::size_t>(mine), value)) == tile_invalid) spin_pause();
+    }
+    const lane_mask_t inclusive = ballot(s == tile_inclusive);
+    const int last = inclusive != 0 ? lowest_lane(inclusive) : warp_size - 1;
+    // Ordered fold of lanes [0, last]; a higher lane holds an earlier tile, so it goes left.
+#pragma unroll
+    for (int offset = 1; offset < warp_size; offset *= 2) {
+      const Acc earlier = shuffle_down(value, static_cast<unsigned>(offset));
+      if (lane + offset <= last) value = op(earlier, value);
+    }
+    const Acc window_total = shuffle_from(value, 0);
+    running = have_running ? static_cast<Acc>(op(window_total, running)) : window_total;
+    have_running = true;
+    if (inclusive != 0) return running;
+    window -= warp_size;
+  }
+}
+
+template <bool Exclusive, class Acc, class T, class Op>
+__global__ void __launch_bounds__(scan_threads, scan_min_blocks)
+    scan_kernel(const scan_args<Acc, T, Exclusive> a, const Op op) {
+  constexpr int items = scan_items<Acc>();
+  constexpr std::size_t tile_items = std::size_t{scan_threads} * items;
+  // Per warp: warp_size * items values, one pad word per 32 so that both the striped and the
+  // blocked accesses hit distinct banks.
+  constexpr int exchange_size = scan_threads * items + scan_threads * items / 32;
+  __shared__ shared_array<Acc, exchange_size> exchange_storage;
+  __shared__ block_slots<Acc, scan_threads> slots;
+  __shared__ unsigned tile_ticket;
+  __shared__ shared_array<Acc, 1> tile_prefix_storage;
+
+  const int tid = static_cast<int>(threadIdx.x);
+  const int lane = tid % warp_size;
+  const int warp = tid / warp_size;
+  if (tid == 0) tile_ticket = atomicAdd(a.tickets, 1u) - a.first_ticket;
+  __syncthreads();
+  const std::size_t tile = tile_ticket;
+  const std::size_t tile_begin = tile * tile_items;
+  const std::size_t tile_size = a.n - tile_begin < tile_items ? a.n - tile_begin : tile_items;
+  const bool full = tile_size == tile_items;
+
+  // Load: striped across the warp (coalesced), then read back blocked.
+  constexpr int warp_items = warp_size * items;
+  Acc* const exchange = exchange_storage.data() + warp * (warp_items + warp_items / 32);
+  const auto pad = [](int e) { return e + e / 32; };
+  const std::size_t warp_begin = static_cast<std::size_t>(warp) * warp_items;  // in the tile
+  const T* const in = a.in + tile_begin + warp_begin;
+  if (full) {
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int e = k * warp_size + lane;
+      exchange[pad(e)] = static_cast<Acc>(in[e]);
+    }
+  } else {
+    // Past the end: a copy of the tile's first element. Those positions come last in the
+    // tile, so they only ever flow into other positions past the end, which are not stored.
+    const Acc filler = static_cast<Acc>(a.in[tile_begin]);
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int e = k * warp_size + lane;
+      if (warp_begin + e < tile_size) {
+        exchange[pad(e)] = static_cast<Acc>(in[e]);
+      } else {
+        exchange[pad(e)] = filler;
+      }
+    }
+  }
+  sync_warp();
+  Acc x[items];
+#pragma unroll
+  for (int k = 0; k < items; ++k) x[k] = exchange[pad(lane * items + k)];
+
+#pragma unroll
+  for (int k = 1; k < items; ++k) x[k] = op(x[k - 1], x[k]);
+  Acc block_total;
+  maybe<Acc> before = block_exclusive_scan<scan_threads>(x[items - 1], op, slots, block_total);
+
+  // The combination of everything before this tile (init for tile 0 of an exclusive scan).
+  maybe<Acc> tile_prefix{a.init, Exclusive};
+  if (tile == 0) {
+    if (tid == 0) {
+      a.states.publish(0, tile_inclusive,
+                       Exclusive ? static_cast<Acc>(op(a.init, block_total)) : block_total);
+    }
+  } else {
+    if (warp == 0) {
+      if (lane == 0) a.states.publish(tile, tile_aggregate, block_total);
+      const Acc prefix = look_back<Acc>(a.states, tile, op);
+      if (lane == 0) {
+        a.states.publish(tile, tile_inclusive, static_cast<Acc>(op(prefix, block_total)));
+        tile_prefix_storage[0] = prefix;
+      }
+    }
+    __syncthreads();
+    tile_prefix = {tile_prefix_storage[0], true};
+  }
+  if (tile_prefix.valid) {
+    before.value =
+        before.valid ? static_cast<Acc>(op(tile_prefix.value, before.value)) : tile_prefix.value;
+    before.valid = true;
+  }
+
+  if constexpr (Exclusive) {
+    // before is always valid here (it includes init).
+#pragma unroll
+    for (int k = items - 1; k > 0; --k) x[k] = op(before.value, x[k - 1]);
+    x[0] = before.value;
+  } else if (before.valid) {
+#pragma unroll
+    for (int k = 0; k < items; ++k) x[k] = op(before.value, x[k]);
+  }
+
+  // Store: blocked into shared memory, striped out (coalesced). This warp's reads of the
+  // exchange finished before the block scan's barrier.
+#pragma unroll
+  for (int k = 0; k < items; ++k) exchange[pad(lane * items + k)] = x[k];
+  sync_warp();
+  Acc* const out = a.out + tile_begin + warp_begin;
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const int e = k * warp_size + lane;
+    if (full || warp_begin + e < tile_size) out[e] = exchange[pad(e)];
+  }
+}
+
+namespace scan_detail {
+
+template <bool Exclusive, class Acc, class T, class Op>
+void launch(const accelerator_view& av, const T* in, Acc* out, std::size_t n, const Acc& init,
+            const Op& op) {
+  static_assert(std::is_trivially_copyable<Acc>::value && std::is_default_constructible<Acc>::value,
+                "hipamp: GPU scans need a trivially copyable, default constructible value type");
+  if (n == 0) return;
+  const int ordinal = av.queue().device().properties().ordinal;
+  current_device_guard guard(ordinal);
+  algorithm_scratch& scratch = scratch_for(av);
+  std::lock_guard<std::mutex> lock(scratch.mutex());
+
+  constexpr std::size_t tile_items = std::size_t{scan_threads} * scan_items<Acc>();
+  const std::size_t tiles = (n + tile_items - 1) / tile_items;
+  if (tiles > 0x7fffffffu) {
+    throw runtime_exception("hipamp: a GPU scan of " + std::to_string(n) +
+                            " elements needs more tiles than one launch holds");
+  }
+  using states_t = tile_states<Acc>;
+  const algorithm_scratch::scan_plan plan =
+      scratch.begin_scan(tiles, states_t::bytes(tiles), states_t::layout);
+
+  scan_args<Acc, T, Exclusive> a{};
+  a.in = in;
+  a.out = out;
+  a.n = n;
+  a.init = init;
+  a.states = states_t::at(plan.tile_states, tiles, plan.epoch);
+  a.tickets = scratch.counter_word(algorithm_scratch::scan_tickets);
+  a.first_ticket = plan.first_ticket;
+  scan_kernel<Exclusive, Acc, T, Op>
+      <<<static_cast<unsigned>(tiles), scan_threads, 0, scratch.stream()>>>(a, op);
+  HIPAMP_GPU_CHECK_LAUNCH("hipamp: scan kernel");
+}
+
+}  // namespace scan_detail
+
+// Enqueues out[i] = in[0] op ... op in[i] on av's queue (device pointers; in may equal out).
+template <class Acc, class T, class Op>
+void inclusive_scan(const accelerator_view& av, const T* in, Acc* out, std::size_t n,
+                    const Op& op) {
+  scan_detail::launch<false>(av, in, out, n, Acc{}, op);
+}
+
+// Enqueues out[i] = init op in[0] op ... op in[i-1] on av's queue.
+template <class Acc, class T, class Op>
+void exclusive_scan(const accelerator_view& av, const T* in, Acc* out, std::size_t n,
+                    const Acc& init, const Op& op) {
+  scan_detail::launch<true>(av, in, out, n, init, op);
+}
+
+}  // namespace hipamp::detail::gpu

@@ -1,0 +1,156 @@
+// Warp-level building blocks of the library's GPU algorithms, one spelling for CUDA and HIP:
+// shuffles of any trivially copyable type, ballots, and loads that see other blocks' writes.
+// Include only from GPU translation units.
+#pragma once
+
+#include <cstring>
+#include <type_traits>
+
+#include <hipamp/backend/gpu/kernel_language.hpp>
+
+namespace hipamp::detail::gpu {
+
+// Lanes per warp as the device code sees it: 32 on NVIDIA; 64 (CDNA) or 32 (RDNA) on AMD,
+// known only in the device pass there. Host code sizes shared memory with warp_size_min.
+#if defined(__HIPCC__)
+#if defined(__AMDGCN_WAVEFRONT_SIZE)
+inline constexpr int warp_size = __AMDGCN_WAVEFRONT_SIZE;
+#else
+inline constexpr int warp_size = 64;
+#endif
+using lane_mask_t = unsigned long long;
+#else
+inline constexpr int warp_size = 32;
+using lane_mask_t = unsigned;
+#endif
+inline constexpr int warp_size_min = 32;
+
+namespace warp_detail {
+
+template <class T>
+constexpr int words_of() noexcept {
+  return static_cast<int>((sizeof(T) + sizeof(int) - 1) / sizeof(int));
+}
+
+// The vendor shuffles move 32-bit words; larger types move word by word.
+__device__ __forceinline__ int shfl_down_word(int word, unsigned delta) {
+#if defined(__HIPCC__)
+  return __shfl_down(word, delta);
+#else
+  return __shfl_down_sync(0xffffffffu, word, delta);
+#endif
+}
+__device__ __forceinline__ int shfl_up_word(int word, unsigned delta) {
+#if defined(__HIPCC__)
+  return __shfl_up(word, delta);
+#else
+  return __shfl_up_sync(0xffffffffu, word, delta);
+#endif
+}
+__device__ __forceinline__ int shfl_word(int word, int lane) {
+#if defined(__HIPCC__)
+  return __shfl(word, lane);
+#else
+  return __shfl_sync(0xffffffffu, word, lane);
+#endif
+}
+
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_words(const T& value, Shuffle shuffle) {
+  static_assert(std::is_trivially_copyable<T>::value,
+                "hipamp: values exchanged between GPU lanes must be trivially copyable");
+  constexpr int words = words_of<T>();
+  int in[words] = {};
+  __builtin_memcpy(in, &value, sizeof(T));
+  int out[words];
+#pragma unroll
+  for (int w = 0; w < words; ++w) out[w] = shuffle(in[w]);
+  T result;
+  __builtin_memcpy(&result, out, sizeof(T));
+  return result;
+}
+
+}  // namespace warp_detail
+
+// All lanes of the warp must call these (they are full-warp shuffles). A source lane outside
+// the warp yields the caller's own value, as the vendor shuffles do.
+template <class T>
+__device__ __forceinline__ T shuffle_down(const T& value, unsigned delta) {
+  return warp_detail::shuffle_words(
+      value, [delta](int w) { return warp_detail::shfl_down_word(w, delta); });
+}
+template <class T>
+__device__ __forceinline__ T shuffle_up(const T& value, unsigned delta) {
+  return warp_detail::shuffle_words(value,
+                                    [delta](int w) { return warp_detail::shfl_up_word(w, delta); });
+}
+template <class T>
+__device__ __forceinline__ T shuffle_from(const T& value, int lane) {
+  return warp_detail::shuffle_words(value,
+                                    [lane](int w) { return warp_detail::shfl_word(w, lane); });
+}
+
+// Bit l set when lane l's predicate holds.
+__device__ __forceinline__ lane_mask_t ballot(bool predicate) {
+#if defined(__HIPCC__)
+  return __ballot(predicate);
+#else
+  return __ballot_sync(0xffffffffu, predicate);
+#endif
+}
+// Index of the lowest set bit; mask must not be 0.
+__device__ __forceinline__ int lowest_lane(lane_mask_t mask) {
+#if defined(__HIPCC__)
+  return __ffsll(static_cast<unsigned long long>(mask)) - 1;
+#else
+  return __ffs(static_cast<int>(mask)) - 1;
+#endif
+}
+
+__device__ __forceinline__ void sync_warp() {
+#if defined(__HIPCC__)
+  // A wavefront runs in lock step; the compiler must still not move shared accesses across.
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+#else
+  __syncwarp();
+#endif
+}
+
+// A short pause inside a spin loop, so waiting warps leave memory bandwidth to working ones.
+__device__ __forceinline__ void spin_pause() {
+#if defined(__HIPCC__)
+  __builtin_amdgcn_s_sleep(1);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  __nanosleep(32);
+#endif
+}
+
+// Reads *p bypassing the (non-coherent) L1, so a value another block published after a
+// __threadfence() is seen. For any trivially copyable T.
+template <class T>
+__device__ __forceinline__ T load_coherent(const T* p) {
+  static_assert(std::is_trivially_copyable<T>::value,
+                "hipamp: coherent loads need a trivially copyable type");
+  if constexpr (sizeof(T) % sizeof(unsigned) == 0 && alignof(T) >= alignof(unsigned)) {
+    constexpr int words = static_cast<int>(sizeof(T) / sizeof(unsigned));
+    const volatile unsigned* src = reinterpret_cast<const volatile unsigned*>(p);
+    unsigned raw[words];
+#pragma unroll
+    for (int w = 0; w < words; ++w) raw[w] = src[w];
+    T result;
+    __builtin_memcpy(&result, raw, sizeof(T));
+    return result;
+  } else {
+    const volatile unsigned char* src = reinterpret_cast<const volatile unsigned char*>(p);
+    unsigned char raw[sizeof(T)];
+#pragma unroll
+    for (int b = 0; b < static_cast<int>(sizeof(T)); ++b) raw[b] = src[b];
+    T result;
+    __builtin_memcpy(&result, raw, sizeof(T));
+    return result;
+  }
+}
+
+}  // namespace hipamp::detail::gpu

@@ -1,0 +1,83 @@
+// A CPU emulation of the slice of the CUDA kernel language and runtime that hipamp's library
+// kernels use: blocks run as 256 ucontext fibers on one OS thread (so `static thread_local`
+// is per-block shared memory), several blocks run concurrently on worker threads.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __shared__ static thread_local
+
+struct uint4 {
+  unsigned x, y, z, w;
+};
+struct uint2 {
+  unsigned x, y;
+};
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  dim3() = default;
+  dim3(unsigned a) : x(a) {}
+};
+typedef struct emu_stream* cudaStream_t;
+enum cudaError_t { cudaSuccess = 0, cudaErrorUnknown = 1 };
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+inline const char* cudaGetErrorString(cudaError_t) { return "emulated CUDA error"; }
+inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+inline cudaError_t cudaGetDevice(int* d) {
+  *d = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
+
+namespace emu {
+extern int multiprocessors;
+extern int blocks_per_multiprocessor;
+extern int workers;
+struct fiber_state {
+  dim3 thread_idx, block_idx, block_dim, grid_dim;
+};
+fiber_state& self();
+void run_grid(unsigned grid, unsigned block, const std::function<void()>& body);
+template <class... P, class... A>
+void launch(dim3 grid, dim3 block, std::size_t, cudaStream_t, void (*kernel)(P...), A&&... args) {
+  std::function<void()> body = [&]() { kernel(args...); };
+  run_grid(grid.x, block.x, body);
+}
+}  // namespace emu
+
+inline cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr, int) {
+  *v = emu::multiprocessors;
+  return cudaSuccess;
+}
+template <class K>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* b, K, int, std::size_t) {
+  *b = emu::blocks_per_multiprocessor;
+  return cudaSuccess;
+}
+
+#define threadIdx (::emu::self().thread_idx)
+#define blockIdx (::emu::self().block_idx)
+#define blockDim (::emu::self().block_dim)
+#define gridDim (::emu::self().grid_dim)
+
+void __syncthreads();
+int __syncthreads_count(int predicate);
+void __syncwarp(unsigned mask = 0xffffffffu);
+int __shfl_down_sync(unsigned mask, int value, unsigned delta, int width = 32);
+int __shfl_up_sync(unsigned mask, int value, unsigned delta, int width = 32);
+int __shfl_sync(unsigned mask, int value, int lane, int width = 32);
+unsigned __ballot_sync(unsigned mask, int predicate);
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline unsigned atomicAdd(unsigned* p, unsigned v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
