@@ -44,6 +44,9 @@ TEST_CASE("kernels write arrays through views; copies are deep", "[array]") {
   }
 }
 
+// Capturing by reference is C++ AMP's way to reach an array; a GPU compiler cannot pass such a
+// lambda to a device, so this holds for CPU-only translation units (through array_view otherwise).
+#if !HIPAMP_GPU_TRANSLATION_UNIT
 TEST_CASE("array captured by reference works on the CPU device", "[array]") {
   hx::accelerator cpu(hx::accelerator::cpu_accelerator);
   array<int, 1> a(256, cpu.get_default_view());
@@ -51,11 +54,12 @@ TEST_CASE("array captured by reference works on the CPU device", "[array]") {
                         [&a](hx::index<1> i) { a[i] = i[0] * i[0]; });
   for (int i = 0; i < 256; ++i) REQUIRE(a[i] == i * i);
 }
+#endif
 
 TEST_CASE("array captured by value in a kernel is rejected", "[array][errors]") {
   hx::accelerator cpu(hx::accelerator::cpu_accelerator);
   array<int, 1> a(16, cpu.get_default_view());
-  auto by_value = [a](hx::index<1>) { (void)a; };
+  auto by_value = [a] HIPAMP_RESTRICT(hx::index<1>) { (void)a; };
   CHECK_THROWS_AS(hx::parallel_for_each(cpu.get_default_view(), extent<1>(16), by_value),
                   hx::runtime_exception);
 }

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The GPU machine's verification of hipamp, in two device calls that share one build:
+#   bash scripts/gpu_verify.sh build-and-test   # configure, build everything, run the whole
+#                                               # suite (plain, emulated device, [.large]),
+#                                               # compute-sanitizer, the demo
+#   bash scripts/gpu_verify.sh bench            # every benchmark, JSON + ratio tables
+# Everything lands in $OUT (one tarball plus a summary), and a short table is printed last.
+set -uo pipefail
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$SRC/gpu_verify_out}"
+BUILD="${BUILD:-/tmp/hipamp-gpu-verify}"
+LOGS="/tmp/hipamp-gpu-logs"
+mkdir -p "$OUT" "$LOGS"
+export PATH="/usr/local/cuda/bin:$PATH"
+phase="${1:-build-and-test}"
+declare -a SUMMARY=()
+note() { SUMMARY+=("$1"); echo "== $1"; }
+step() {  # step NAME LIMIT LOG CMD...
+  local name="$1" limit="$2" log="$3"; shift 3
+  local start=$SECONDS
+  echo "### $name" >>"$log"
+  timeout --kill-after=10 "$limit" "$@" >>"$log" 2>&1
+  local rc=$?
+  if [ $rc -eq 0 ]; then note "$name: ok ($((SECONDS - start))s)"; else note "$name: FAILED rc=$rc ($((SECONDS - start))s)"; fi
+  return $rc
+}
+finish() {
+  tar -C "$LOGS" -czf "$OUT/$phase-logs.tar.gz" . 2>/dev/null
+  echo
+  echo "================ summary ($phase) ================"
+  printf '%s\n' "${SUMMARY[@]}"
+}
+trap finish EXIT
+
+if [ "$phase" = "build-and-test" ]; then
+  {
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    nvcc --version | tail -1
+    lscpu | grep -E "Model name|^CPU\(s\)"
+    date -u
+  } | tee "$LOGS/machine.txt"
+  step configure 120 "$LOGS/build.log" cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 || { tail -30 "$LOGS/build.log"; exit 1; }
+  step build 330 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" -k 0 \
+    || grep -E "error|FAILED" "$LOGS/build.log" | head -30
+  T="$BUILD/tests/hipamp_tests"
+  step "tests" 150 "$LOGS/tests.log" "$T"
+  step "tests, emulated discrete device default" 150 "$LOGS/tests_emulated.log" \
+    env HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated "$T"
+  step "tests [.large]" 120 "$LOGS/tests_large.log" "$T" "[.large]"
+  (cd "$BUILD" && step "ctest (other tests)" 120 "$LOGS/ctest.log" ctest -E "hipamp_tests" --output-on-failure)
+  step "demo" 120 "$LOGS/demo.log" "$BUILD/examples/hipamp_demo"
+  step "memcheck [coherence],[gpu]" 150 "$LOGS/sanitizers.log" compute-sanitizer --tool memcheck \
+    --error-exitcode 99 --print-limit 20 "$T" "[coherence],[gpu]~[error]~[concurrency]"
+  step "racecheck [tiled]" 90 "$LOGS/sanitizers.log" compute-sanitizer --tool racecheck \
+    --error-exitcode 99 --print-limit 20 "$T" "[tiled]"
+  echo; echo "---- test summaries"
+  for f in tests tests_emulated tests_large; do
+    echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
+  done
+  grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS/sanitizers.log"
+  grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
+  echo "---- demo"; sed -n '1,40p' "$LOGS/demo.log"
+else
+  cmake --build "$BUILD" -j "$(nproc)" >/dev/null 2>&1 || note "rebuild failed"
+  for b in bench_gpu_runtime bench_gemm bench_reduce bench_sort bench_simple_model bench_tiled; do
+    exe="$BUILD/benchmarks/$b"
+    [ -x "$exe" ] || { note "$b: not built"; continue; }
+    step "$b" "${BENCH_LIMIT:-150}" "$LOGS/$b.log" "$exe" --benchmark_repetitions=3 \
+      --benchmark_report_aggregates_only=true --benchmark_out="$LOGS/$b.json" --benchmark_out_format=json
+  done
+  cp "$LOGS"/*.json "$OUT/" 2>/dev/null
+  python3 "$SRC/scripts/ratios.py" "$LOGS"/*.json | tee "$LOGS/ratios.md"
+fi
