@@ -14,3 +14,7 @@
 #include <hipamp/copy.hpp>
 #include <hipamp/parallel_for_each.hpp>
 #include <hipamp/transfer_statistics.hpp>
+#include <hipamp/sort_order.hpp>
+#include <hipamp/key_index.hpp>
+#include <hipamp/sort.hpp>
+#include <hipamp/parallel_sort.hpp>
