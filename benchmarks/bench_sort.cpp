@@ -199,7 +199,7 @@ double gpu_median_ms(cudaStream_t stream, Prepare&& prepare, F&& f) {
 std::vector<paper_type> paper_input(std::size_t n) {
   std::mt19937 g(3);
   std::vector<paper_type> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = {static_cast<float>(g() % 1000), g(), static_cast<int>(i)};
+  for (std::size_t i = 0; i < n; ++i) v[i] = {static_cast<float>(g() % 1000), static_cast<unsigned>(g()), static_cast<int>(i)};
   return v;
 }
 

@@ -88,7 +88,7 @@ void sort_by_key_index(const accelerator_view& av, const array_view<T, 1>& data)
   const array_view<K, 1> key_view(keys);
   make_keys<T>(av, data, key_view);
   with_bound_views(
-      av,
+      av, "sort",
       [&](const array_view<K, 1>& bound) {
         sort_rows_bound(av, bound.unchecked_data(), static_cast<unsigned>(n), 1u,
                         static_cast<std::size_t>(n), operator_less{}, false);
@@ -107,7 +107,7 @@ void sort(const accelerator_view& av, const array_view<T, 1>& data, Compare comp
   detail::check_sortable_view(data, "sort");
   const unsigned n = static_cast<unsigned>(data.extent[0]);
   detail::with_bound_views(
-      av,
+      av, "sort",
       [&](const array_view<T, 1>& bound) {
         detail::sort_rows_bound(av, bound.unchecked_data(), n, 1u, n, comp, false);
       },
@@ -118,6 +118,7 @@ template <class T>
 void sort(const accelerator_view& av, const array_view<T, 1>& data) {
   if constexpr (detail::sorts_by_keys_v<T>) {
     detail::check_sortable_view(data, "sort");
+    detail::check_can_sort_on(av, "sort");
     detail::sort_by_key_index(av, data);
   } else {
     static_assert(sorts_directly_v<T> || detail::has_operator_less<T>::value,
@@ -170,7 +171,7 @@ void stable_sort(const accelerator_view& av, const array_view<T, 1>& data, Compa
   detail::check_sortable_view(data, "stable_sort");
   const unsigned n = static_cast<unsigned>(data.extent[0]);
   detail::with_bound_views(
-      av,
+      av, "stable_sort",
       [&](const array_view<T, 1>& bound) {
         detail::sort_rows_bound(av, bound.unchecked_data(), n, 1u, n, comp, true);
       },
@@ -205,7 +206,7 @@ void sort_by_key(const accelerator_view& av, const array_view<K, 1>& keys,
   }
   const unsigned n = static_cast<unsigned>(keys.extent[0]);
   detail::with_bound_views(
-      av,
+      av, "sort_by_key",
       [&](const array_view<K, 1>& k, const array_view<V, 1>& v) {
         detail::sort_pairs_bound(av, k.unchecked_data(), v.unchecked_data(), n, comp);
       },
@@ -234,7 +235,7 @@ void batched_sort(const accelerator_view& av, const array_view<T, 2>& rows, Comp
   const unsigned row_count = static_cast<unsigned>(rows.extent[0]);
   const unsigned length = static_cast<unsigned>(rows.extent[1]);
   detail::with_bound_views(
-      av,
+      av, "batched_sort",
       [&](const array_view<T, 2>& bound) {
         detail::sort_rows_bound(av, bound.unchecked_data(), length, row_count,
                                 static_cast<std::size_t>(bound.stride(0)), comp, false);

@@ -40,7 +40,7 @@ constexpr int floor_log2(std::size_t x) {
   return l;
 }
 constexpr tile_shape shape_for_bytes(std::size_t bytes) {
-  const int k = bytes <= 8 ? 5 : bytes <= 16 ? 4 : bytes <= 32 ? 3 : 2;
+  const int k = bytes <= 4 ? 5 : bytes <= 12 ? 4 : bytes <= 32 ? 3 : 2;
   const int by_memory = floor_log2(32768 / (bytes ? bytes : 1));
   const int log2_tile = by_memory < 13 ? by_memory : 13;
   return {k, log2_tile, 1 << (log2_tile - k)};
@@ -162,6 +162,16 @@ HIPAMP_HOST_DEVICE inline void network(E (&x)[1 << Bits], unsigned existing_lowe
   }
 }
 
+// Hides a value's origin from the optimiser: addresses computed from it after this point
+// are recomputed instead of being kept live across the network (2^K of them would double a
+// thread's registers on a GPU).
+HIPAMP_HOST_DEVICE inline unsigned opaque(unsigned x) noexcept {
+#if HIPAMP_DEVICE_COMPILE
+  asm volatile("" : "+r"(x));
+#endif
+  return x;
+}
+
 // Runs one round on one group held in `mem`, which maps virtual positions to storage:
 //   mem.at(q) -> an address;  mem.next(address, step) -> the address step positions on
 //   (positions of a run share a segment);  mem.load(address) / mem.store(address, e).
@@ -187,12 +197,13 @@ HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, cons
       x[H + j] = mem.load(mem.next(upper, j * step));
     }
     network<Bits, Mirror, false>(x, H, H, less);
+    const unsigned store_step = opaque(step);
 #if HIPAMP_DEVICE_COMPILE
 #pragma unroll
 #endif
     for (int j = 0; j < H; ++j) {
-      mem.store(mem.next(lower, j * step), x[j]);
-      mem.store(mem.next(upper, j * step), x[H + j]);
+      mem.store(mem.next(lower, j * store_step), x[j]);
+      mem.store(mem.next(upper, j * store_step), x[H + j]);
     }
   } else {
 #if HIPAMP_DEVICE_COMPILE
@@ -203,13 +214,14 @@ HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, cons
       if (static_cast<unsigned>(j) < existing_upper) x[H + j] = mem.load(mem.next(upper, j * step));
     }
     network<Bits, Mirror, true>(x, existing_lower, existing_upper, less);
+    const unsigned store_step = opaque(step);
 #if HIPAMP_DEVICE_COMPILE
 #pragma unroll
 #endif
     for (int j = 0; j < H; ++j) {
-      if (static_cast<unsigned>(j) < existing_lower) mem.store(mem.next(lower, j * step), x[j]);
+      if (static_cast<unsigned>(j) < existing_lower) mem.store(mem.next(lower, j * store_step), x[j]);
       if (static_cast<unsigned>(j) < existing_upper) {
-        mem.store(mem.next(upper, j * step), x[H + j]);
+        mem.store(mem.next(upper, j * store_step), x[H + j]);
       }
     }
   }

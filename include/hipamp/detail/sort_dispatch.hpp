@@ -42,10 +42,22 @@ inline void check_sort_size(unsigned long long n, const char* what) {
       "accelerator; compile it as " HIPAMP_BACKEND_NAME " (see README, 'Using hipamp')");
 }
 
+// Refuses a GPU target in a host-only translation unit before any data moves.
+inline void check_can_sort_on(const accelerator_view& av, const char* what) {
+#if !HIPAMP_GPU_TRANSLATION_UNIT
+  if (!av.runs_on_cpu()) throw_gpu_sort_from_host_unit(what);
+#else
+  (void)av;
+  (void)what;
+#endif
+}
+
 // Binds the views for a library launch on `av`, calls run(bound views...), and records the
 // launch on the views' data sources so later users wait for it.
 template <class Run, class... Views>
-void with_bound_views(const accelerator_view& av, const Run& run, const Views&... views) {
+void with_bound_views(const accelerator_view& av, const char* what, const Run& run,
+                      const Views&... views) {
+  check_can_sort_on(av, what);
   launch_scope scope(av.queue());
   const std::tuple<const Views...> bound(views...);  // every copy reports itself to the scope
   scope.close();

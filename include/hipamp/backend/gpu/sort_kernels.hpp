@@ -49,13 +49,17 @@ struct launch_shape {
                 "key_index_type (key and index) and gather, as parallel_sort does");
   static_assert(alignof(E) <= 16, "hipamp: GPU sort elements must be at most 16-byte aligned");
   static constexpr int global_threads = 128;
+  // Blocks per multiprocessor the launch bounds ask for: at most 128 registers a thread,
+  // so that enough warps stay resident to keep loads in flight.
+  static constexpr int tile_min_blocks = 512 / tile.threads;
+  static constexpr int global_min_blocks = 4;
   static constexpr std::size_t shared_bytes =
       std::size_t(bitonic::padded_tile_size(tile.log2_tile)) * sizeof(E);
 };
 
 // Stages s_first..s_last (see for_each_tile_round) on every launched tile.
 template <class E, class Mem, class Less>
-__global__ void __launch_bounds__(launch_shape<E>::tile.threads)
+__global__ void __launch_bounds__(launch_shape<E>::tile.threads, launch_shape<E>::tile_min_blocks)
     tile_kernel(Mem mem, bitonic::layout lay, bitonic::tile_map tiles, int s_first, int s_last,
                 Less less) {
   constexpr bitonic::tile_shape shape = launch_shape<E>::tile;
@@ -85,7 +89,7 @@ __global__ void __launch_bounds__(launch_shape<E>::tile.threads)
 
 // One global round of `Bits` network levels; one group of 2^Bits elements per thread.
 template <int Bits, bool Mirror, class E, class Mem, class Less>
-__global__ void __launch_bounds__(launch_shape<E>::global_threads)
+__global__ void __launch_bounds__(launch_shape<E>::global_threads, launch_shape<E>::global_min_blocks)
     global_round_kernel(Mem mem, bitonic::layout lay, bitonic::group_map groups,
                         bitonic::round_spec r, Less less) {
   const unsigned long long t =
