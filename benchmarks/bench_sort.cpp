@@ -53,7 +53,8 @@ template <class F>
 double host_ms(F&& f) {
   const auto start = std::chrono::steady_clock::now();
   f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 std::vector<std::uint32_t> random_keys(std::size_t n, unsigned seed) {
@@ -154,13 +155,13 @@ struct less_int {
   HIPAMP_HOST_DEVICE bool operator()(const int& a, const int& b) const { return a < b; }
 };
 
-#define BENCH_CUDA(call)                                                    \
-  do {                                                                      \
-    const cudaError_t e = (call);                                           \
-    if (e != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e));       \
-      std::abort();                                                         \
-    }                                                                       \
+#define BENCH_CUDA(call)                                              \
+  do {                                                                \
+    const cudaError_t e = (call);                                     \
+    if (e != cudaSuccess) {                                           \
+      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e)); \
+      std::abort();                                                   \
+    }                                                                 \
   } while (0)
 
 bool find_gpu(hipamp::accelerator_view& out) {
@@ -199,7 +200,8 @@ double gpu_median_ms(cudaStream_t stream, Prepare&& prepare, F&& f) {
 std::vector<paper_type> paper_input(std::size_t n) {
   std::mt19937 g(3);
   std::vector<paper_type> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = {static_cast<float>(g() % 1000), static_cast<unsigned>(g()), static_cast<int>(i)};
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = {static_cast<float>(g() % 1000), static_cast<unsigned>(g()), static_cast<int>(i)};
   return v;
 }
 
@@ -231,7 +233,8 @@ struct device_case {
     const hipamp::array_view<const T, 1> from(pristine);
     const hipamp::array_view<T, 1> to(data);
     to.discard_data();
-    hipamp::parallel_for_each(av, to.extent, [=] HIPAMP_RESTRICT(hipamp::index<1> i) { to[i] = from[i]; });
+    hipamp::parallel_for_each(av, to.extent,
+                              [=] HIPAMP_RESTRICT(hipamp::index<1> i) { to[i] = from[i]; });
   }
   void restore_raw() {
     BENCH_CUDA(cudaMemcpyAsync(raw, raw_in, n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
@@ -263,21 +266,30 @@ void gpu_bitonic_vs_cub_merge_sort_u32(benchmark::State& state) {
   device_case<std::uint32_t> c(av, random_keys(n, 7));
   cub_temp temp;
   std::size_t merge_bytes = 0, radix_bytes = 0;
-  BENCH_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, merge_bytes, c.raw, static_cast<std::int64_t>(n), less_u32{}, c.stream));
-  BENCH_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, radix_bytes, c.raw_in, c.raw, static_cast<int>(n), 0, 32, c.stream));
+  BENCH_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, merge_bytes, c.raw,
+                                            static_cast<std::int64_t>(n), less_u32{}, c.stream));
+  BENCH_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, radix_bytes, c.raw_in, c.raw,
+                                            static_cast<int>(n), 0, 32, c.stream));
   temp.reserve(std::max(merge_bytes, radix_bytes));
   double bitonic = 0, merge = 0, radix = 0;
   for (auto _ : state) {
     const hipamp::array_view<std::uint32_t, 1> view(c.data);
-    bitonic = gpu_median_ms(c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view, less_u32{}); });
-    merge = gpu_median_ms(c.stream, [&] { c.restore_raw(); }, [&] {
-      std::size_t bytes = merge_bytes;
-      BENCH_CUDA(cub::DeviceMergeSort::SortKeys(temp.ptr, bytes, c.raw, static_cast<std::int64_t>(n), less_u32{}, c.stream));
-    });
-    radix = gpu_median_ms(c.stream, [] {}, [&] {
-      std::size_t bytes = radix_bytes;
-      BENCH_CUDA(cub::DeviceRadixSort::SortKeys(temp.ptr, bytes, c.raw_in, c.raw, static_cast<int>(n), 0, 32, c.stream));
-    });
+    bitonic = gpu_median_ms(
+        c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view, less_u32{}); });
+    merge = gpu_median_ms(
+        c.stream, [&] { c.restore_raw(); },
+        [&] {
+          std::size_t bytes = merge_bytes;
+          BENCH_CUDA(cub::DeviceMergeSort::SortKeys(
+              temp.ptr, bytes, c.raw, static_cast<std::int64_t>(n), less_u32{}, c.stream));
+        });
+    radix = gpu_median_ms(
+        c.stream, [] {},
+        [&] {
+          std::size_t bytes = radix_bytes;
+          BENCH_CUDA(cub::DeviceRadixSort::SortKeys(temp.ptr, bytes, c.raw_in, c.raw,
+                                                    static_cast<int>(n), 0, 32, c.stream));
+        });
   }
   if (!c.sorted(std::less<std::uint32_t>())) state.SkipWithError("bitonic result unsorted");
   report(state, bitonic, merge);
@@ -295,23 +307,31 @@ void gpu_bitonic_vs_cub_merge_sort_paper_type(benchmark::State& state) {
   device_case<unsigned> keys(av, ys);  // the radix peer sorts (y, element) pairs
   cub_temp temp;
   std::size_t merge_bytes = 0, radix_bytes = 0;
-  BENCH_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, merge_bytes, c.raw, static_cast<std::int64_t>(n), by_y{}, c.stream));
-  BENCH_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, radix_bytes, keys.raw_in, keys.raw, c.raw_in, c.raw,
-                                             static_cast<int>(n), 0, 32, c.stream));
+  BENCH_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, merge_bytes, c.raw,
+                                            static_cast<std::int64_t>(n), by_y{}, c.stream));
+  BENCH_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, radix_bytes, keys.raw_in, keys.raw, c.raw_in,
+                                             c.raw, static_cast<int>(n), 0, 32, c.stream));
   temp.reserve(std::max(merge_bytes, radix_bytes));
   double bitonic = 0, merge = 0, radix = 0, paper_api = 0;
   for (auto _ : state) {
     const hipamp::array_view<paper_type, 1> view(c.data);
-    bitonic = gpu_median_ms(c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view, by_y{}); });
-    merge = gpu_median_ms(c.stream, [&] { c.restore_raw(); }, [&] {
-      std::size_t bytes = merge_bytes;
-      BENCH_CUDA(cub::DeviceMergeSort::SortKeys(temp.ptr, bytes, c.raw, static_cast<std::int64_t>(n), by_y{}, c.stream));
-    });
-    radix = gpu_median_ms(c.stream, [] {}, [&] {
-      std::size_t bytes = radix_bytes;
-      BENCH_CUDA(cub::DeviceRadixSort::SortPairs(temp.ptr, bytes, keys.raw_in, keys.raw, c.raw_in, c.raw,
-                                                 static_cast<int>(n), 0, 32, c.stream));
-    });
+    bitonic = gpu_median_ms(
+        c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view, by_y{}); });
+    merge = gpu_median_ms(
+        c.stream, [&] { c.restore_raw(); },
+        [&] {
+          std::size_t bytes = merge_bytes;
+          BENCH_CUDA(cub::DeviceMergeSort::SortKeys(
+              temp.ptr, bytes, c.raw, static_cast<std::int64_t>(n), by_y{}, c.stream));
+        });
+    radix = gpu_median_ms(
+        c.stream, [] {},
+        [&] {
+          std::size_t bytes = radix_bytes;
+          BENCH_CUDA(cub::DeviceRadixSort::SortPairs(temp.ptr, bytes, keys.raw_in, keys.raw,
+                                                     c.raw_in, c.raw, static_cast<int>(n), 0, 32,
+                                                     c.stream));
+        });
   }
   if (!c.sorted(by_y{})) state.SkipWithError("bitonic result unsorted");
   report(state, bitonic, merge);
@@ -325,16 +345,21 @@ void gpu_dispatch_vs_radix(benchmark::State& state) {
   device_case<std::uint32_t> c(av, random_keys(n, 9));
   cub_temp temp;
   std::size_t radix_bytes = 0;
-  BENCH_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, radix_bytes, c.raw_in, c.raw, static_cast<int>(n), 0, 32, c.stream));
+  BENCH_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, radix_bytes, c.raw_in, c.raw,
+                                            static_cast<int>(n), 0, 32, c.stream));
   temp.reserve(radix_bytes);
   double dispatch = 0, radix = 0;
   for (auto _ : state) {
     const hipamp::array_view<std::uint32_t, 1> view(c.data);
-    dispatch = gpu_median_ms(c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view); });
-    radix = gpu_median_ms(c.stream, [] {}, [&] {
-      std::size_t bytes = radix_bytes;
-      BENCH_CUDA(cub::DeviceRadixSort::SortKeys(temp.ptr, bytes, c.raw_in, c.raw, static_cast<int>(n), 0, 32, c.stream));
-    });
+    dispatch = gpu_median_ms(
+        c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view); });
+    radix = gpu_median_ms(
+        c.stream, [] {},
+        [&] {
+          std::size_t bytes = radix_bytes;
+          BENCH_CUDA(cub::DeviceRadixSort::SortKeys(temp.ptr, bytes, c.raw_in, c.raw,
+                                                    static_cast<int>(n), 0, 32, c.stream));
+        });
   }
   if (!c.sorted(std::less<std::uint32_t>())) state.SkipWithError("dispatch result unsorted");
   report(state, dispatch, radix);
@@ -349,8 +374,10 @@ void gpu_non_power_of_two_cost(benchmark::State& state) {
   double t_exact = 0, t_more = 0;
   for (auto _ : state) {
     const hipamp::array_view<std::uint32_t, 1> a(exact.data), b(one_more.data);
-    t_exact = gpu_median_ms(exact.stream, [&] { exact.restore(); }, [&] { hipamp::sort(av, a, less_u32{}); });
-    t_more = gpu_median_ms(one_more.stream, [&] { one_more.restore(); }, [&] { hipamp::sort(av, b, less_u32{}); });
+    t_exact = gpu_median_ms(
+        exact.stream, [&] { exact.restore(); }, [&] { hipamp::sort(av, a, less_u32{}); });
+    t_more = gpu_median_ms(
+        one_more.stream, [&] { one_more.restore(); }, [&] { hipamp::sort(av, b, less_u32{}); });
   }
   state.counters["ms_2^20"] = t_exact;
   state.counters["ms_2^20+1"] = t_more;
@@ -368,8 +395,10 @@ void gpu_seed_8388608_ints(benchmark::State& state) {
   double bitonic = 0, dispatch = 0;
   for (auto _ : state) {
     const hipamp::array_view<int, 1> view(c.data);
-    bitonic = gpu_median_ms(c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view, less_int{}); });
-    dispatch = gpu_median_ms(c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view); });
+    bitonic = gpu_median_ms(
+        c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view, less_int{}); });
+    dispatch = gpu_median_ms(
+        c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view); });
   }
   state.counters["bitonic_ms"] = bitonic;
   state.counters["dispatch_ms"] = dispatch;

@@ -57,7 +57,8 @@ bool sort_user_type(const hipamp::accelerator_view& av, std::mt19937& rng) {
     ok &= std::memcmp(&ascending[i], &expected[i], sizeof(my_type)) == 0;
     ok &= std::memcmp(&descending[i], &expected[n - 1 - i], sizeof(my_type)) == 0;
   }
-  std::printf("parallel_sort of %d my_type by y (and reversed): %s\n", n, ok ? "matches std::stable_sort" : "MISMATCH");
+  std::printf("parallel_sort of %d my_type by y (and reversed): %s\n", n,
+              ok ? "matches std::stable_sort" : "MISMATCH");
   return ok;
 }
 
@@ -107,7 +108,8 @@ bool seed_benchmark(hipamp::accelerator_view av, std::mt19937& rng) {
     const auto start = std::chrono::steady_clock::now();
     hipamp::sort(av, hipamp::array_view<int, 1>(data));
     av.wait();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    best = std::min(
+        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   const std::vector<int> got = data;
   const bool ok = got == expected;

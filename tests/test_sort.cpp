@@ -21,12 +21,18 @@ enum class pattern { random, sorted, reversed, all_equal, few_distinct, with_nan
 
 const char* name_of(pattern p) {
   switch (p) {
-    case pattern::random: return "random";
-    case pattern::sorted: return "sorted";
-    case pattern::reversed: return "reversed";
-    case pattern::all_equal: return "all equal";
-    case pattern::few_distinct: return "few distinct";
-    case pattern::with_nans: return "with NaNs";
+    case pattern::random:
+      return "random";
+    case pattern::sorted:
+      return "sorted";
+    case pattern::reversed:
+      return "reversed";
+    case pattern::all_equal:
+      return "all equal";
+    case pattern::few_distinct:
+      return "few distinct";
+    case pattern::with_nans:
+      return "with NaNs";
   }
   return "?";
 }
@@ -37,15 +43,23 @@ std::vector<T> make_input(std::size_t n, pattern p) {
   if constexpr (std::is_floating_point<T>::value) {
     v = hipamp_test::random_vector<T>(n, T(-1000), T(1000));
   } else if constexpr (std::is_signed<T>::value) {
-    v = hipamp_test::random_vector<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
+    v = hipamp_test::random_vector<T>(n, std::numeric_limits<T>::min(),
+                                      std::numeric_limits<T>::max());
   } else {
     v = hipamp_test::random_vector<T>(n, T(0), std::numeric_limits<T>::max());
   }
   switch (p) {
-    case pattern::random: break;
-    case pattern::sorted: std::sort(v.begin(), v.end()); break;
-    case pattern::reversed: std::sort(v.begin(), v.end(), [](T a, T b) { return b < a; }); break;
-    case pattern::all_equal: std::fill(v.begin(), v.end(), v.empty() ? T() : v[0]); break;
+    case pattern::random:
+      break;
+    case pattern::sorted:
+      std::sort(v.begin(), v.end());
+      break;
+    case pattern::reversed:
+      std::sort(v.begin(), v.end(), [](T a, T b) { return b < a; });
+      break;
+    case pattern::all_equal:
+      std::fill(v.begin(), v.end(), v.empty() ? T() : v[0]);
+      break;
     case pattern::few_distinct:
       for (auto& x : v) x = static_cast<T>(hipamp_test::rng()() % 4) - T(1);
       break;
@@ -222,8 +236,8 @@ bool is_permutation_of(std::vector<paper_type> a, std::vector<paper_type> b) {
   };
   std::sort(a.begin(), a.end(), order);
   std::sort(b.begin(), b.end(), order);
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](auto& l, auto& r) { return same_element(l, r); });
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [](auto& l, auto& r) { return same_element(l, r); });
 }
 
 // Small and awkward sizes on every accelerator; the large ones for a few cases only.
@@ -251,7 +265,8 @@ TEST_CASE("sort: primitive keys of every small size and input pattern", "[sort]"
 
 TEST_CASE("sort: descending order is the exact reverse, NaNs first", "[sort]") {
   FOR_EACH_ACCELERATOR(acc) {
-    for (std::size_t n : {std::size_t(1), std::size_t(257), std::size_t(1000), std::size_t(70000)}) {
+    for (std::size_t n :
+         {std::size_t(1), std::size_t(257), std::size_t(1000), std::size_t(70000)}) {
       check_sort_view<int>(acc, n, pattern::random, true);
       check_sort_view<unsigned>(acc, n, pattern::few_distinct, true);
       check_sort_view<float>(acc, n, pattern::with_nans, true);
@@ -283,7 +298,8 @@ TEST_CASE("sort: a user comparator, and stable_sort keeps ties in order", "[sort
       std::stable_sort(expected.begin(), expected.end(), ref_by_digit);
 
       std::vector<int> unstable = input;
-      hx::sort(acc.get_default_view(), hx::array_view<int, 1>(static_cast<int>(n), unstable), by_digit);
+      hx::sort(acc.get_default_view(), hx::array_view<int, 1>(static_cast<int>(n), unstable),
+               by_digit);
       std::vector<int> digits(n), expected_digits(n);
       for (std::size_t i = 0; i < n; ++i) {
         digits[i] = unstable[i] % 10;
@@ -293,23 +309,28 @@ TEST_CASE("sort: a user comparator, and stable_sort keeps ties in order", "[sort
       CHECK(std::is_permutation(unstable.begin(), unstable.end(), input.begin()));
 
       std::vector<int> stable = input;
-      hx::stable_sort(acc.get_default_view(), hx::array_view<int, 1>(static_cast<int>(n), stable), by_digit);
+      hx::stable_sort(acc.get_default_view(), hx::array_view<int, 1>(static_cast<int>(n), stable),
+                      by_digit);
       CHECK(stable == expected);
     }
   }
 }
 
 TEST_CASE("sort: stable_sort of a struct by one member", "[sort]") {
-  const auto by_y = [] HIPAMP_RESTRICT(const paper_type& a, const paper_type& b) { return a.y < b.y; };
+  const auto by_y = [] HIPAMP_RESTRICT(const paper_type& a, const paper_type& b) {
+    return a.y < b.y;
+  };
   FOR_EACH_ACCELERATOR(acc) {
-    for (std::size_t n : {std::size_t(1), std::size_t(255), std::size_t(5000), std::size_t(20001)}) {
+    for (std::size_t n :
+         {std::size_t(1), std::size_t(255), std::size_t(5000), std::size_t(20001)}) {
       INFO("n = " << n);
       const std::vector<paper_type> input = paper_input(n, false);
       std::vector<paper_type> expected = input;
       std::stable_sort(expected.begin(), expected.end(),
                        [](const paper_type& a, const paper_type& b) { return a.y < b.y; });
       std::vector<paper_type> data = input;
-      hx::stable_sort(acc.get_default_view(), hx::array_view<paper_type, 1>(static_cast<int>(n), data), by_y);
+      hx::stable_sort(acc.get_default_view(),
+                      hx::array_view<paper_type, 1>(static_cast<int>(n), data), by_y);
       CHECK(std::equal(data.begin(), data.end(), expected.begin(), same_element));
     }
   }
@@ -336,7 +357,8 @@ TEST_CASE("sort_by_key: values travel with their keys", "[sort]") {
       std::iota(all.begin(), all.end(), 0);
       CHECK(seen == all);
       bool pairs_intact = true;
-      for (std::size_t i = 0; i < n; ++i) pairs_intact &= input[static_cast<std::size_t>(values[i])] == keys[i];
+      for (std::size_t i = 0; i < n; ++i)
+        pairs_intact &= input[static_cast<std::size_t>(values[i])] == keys[i];
       CHECK(pairs_intact);
     }
   }
@@ -368,7 +390,8 @@ TEST_CASE("batched_sort: every row sorted on its own", "[sort]") {
       std::vector<float> wide = hipamp_test::random_vector<float>(n + 2 * s.rows, -1.f, 1.f);
       const std::vector<float> wide_input = wide;
       hx::array_view<float, 2> all(s.rows, s.length + 2, wide);
-      hx::batched_sort(acc.get_default_view(), all.section(hx::index<2>(0, 1), hx::extent<2>(s.rows, s.length)),
+      hx::batched_sort(acc.get_default_view(),
+                       all.section(hx::index<2>(0, 1), hx::extent<2>(s.rows, s.length)),
                        [] HIPAMP_RESTRICT(const float& a, const float& b) { return a > b; });
       all.synchronize();
       std::vector<float> wide_expected = wide_input;
@@ -431,21 +454,25 @@ TEST_CASE("sort: bad requests are refused with the bad value named", "[sort]") {
     INFO(message);
     CHECK(message.find(part) != std::string::npos);
   };
-  const hx::accelerator_view av = hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
+  const hx::accelerator_view av =
+      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
   std::vector<int> data(4, 1);
   refused_naming([&] { hx::sort(av, data.data() + 3, data.data()); }, "3 elements before");
   // Never dereferenced: the size is refused first.
   int* const first = data.data();
-  int* const beyond = reinterpret_cast<int*>(reinterpret_cast<std::uintptr_t>(first) +
-                                             (static_cast<std::uintptr_t>(INT_MAX) + 1) * sizeof(int));
+  int* const beyond =
+      reinterpret_cast<int*>(reinterpret_cast<std::uintptr_t>(first) +
+                             (static_cast<std::uintptr_t>(INT_MAX) + 1) * sizeof(int));
   refused_naming([&] { hx::sort(av, first, beyond); }, "2147483648 elements");
   // A 2-D view with more elements than an int holds (its storage is never allocated).
   hx::array_view<int, 2> huge(65536, 32769);
   refused_naming([&] { hx::batched_sort(av, huge); }, "2147549184 elements");
   std::vector<int> keys(10), values(9);
-  refused_naming([&] {
-               hx::sort_by_key(av, hx::array_view<int, 1>(10, keys), hx::array_view<int, 1>(9, values));
-             }, "10 keys with 9 values");
+  refused_naming(
+      [&] {
+        hx::sort_by_key(av, hx::array_view<int, 1>(10, keys), hx::array_view<int, 1>(9, values));
+      },
+      "10 keys with 9 values");
 }
 
 TEST_CASE("parallel_sort: primitive arrays, ascending and reversed", "[sort][parallel_sort]") {
@@ -456,9 +483,12 @@ TEST_CASE("parallel_sort: primitive arrays, ascending and reversed", "[sort][par
       const std::vector<int> ints = make_input<int>(n, pattern::random);
       const std::vector<unsigned> uints = make_input<unsigned>(n, pattern::few_distinct);
       const std::vector<float> floats = make_input<float>(n, pattern::with_nans);
-      const hx::array<int, 1> ia(static_cast<int>(n), ints.begin(), ints.end(), acc.get_default_view());
-      const hx::array<unsigned, 1> ua(static_cast<int>(n), uints.begin(), uints.end(), acc.get_default_view());
-      const hx::array<float, 1> fa(static_cast<int>(n), floats.begin(), floats.end(), acc.get_default_view());
+      const hx::array<int, 1> ia(static_cast<int>(n), ints.begin(), ints.end(),
+                                 acc.get_default_view());
+      const hx::array<unsigned, 1> ua(static_cast<int>(n), uints.begin(), uints.end(),
+                                      acc.get_default_view());
+      const hx::array<float, 1> fa(static_cast<int>(n), floats.begin(), floats.end(),
+                                   acc.get_default_view());
       for (bool reverse : {false, true}) {
         const std::vector<int> is = *hx::parallel_sort(ia, reverse);
         const std::vector<unsigned> us = *hx::parallel_sort(ua, reverse);
@@ -500,8 +530,8 @@ TEST_CASE("parallel_sort: the paper's user type sorted by y", "[sort][parallel_s
           CHECK(std::equal(sorted.begin(), sorted.end(), expected.begin(), same_element));
           CHECK(std::equal(reversed.begin(), reversed.end(), expected.rbegin(), same_element));
         }
-        CHECK(std::equal(input.begin(), input.end(), static_cast<std::vector<paper_type>>(source).begin(),
-                         same_element));
+        CHECK(std::equal(input.begin(), input.end(),
+                         static_cast<std::vector<paper_type>>(source).begin(), same_element));
       }
     }
   }
@@ -510,7 +540,8 @@ TEST_CASE("parallel_sort: the paper's user type sorted by y", "[sort][parallel_s
 TEST_CASE("parallel_sort_keys: the paper's differences example", "[sort][parallel_sort]") {
   using key = hx::key_index_t<paper_type>;
   FOR_EACH_ACCELERATOR(acc) {
-    for (std::size_t n : {std::size_t(2), std::size_t(257), std::size_t(4096), std::size_t(30001)}) {
+    for (std::size_t n :
+         {std::size_t(2), std::size_t(257), std::size_t(4096), std::size_t(30001)}) {
       INFO("n = " << n);
       const std::vector<paper_type> input = paper_input(n, true);
       const hx::array<paper_type, 1> source(static_cast<int>(n), input.begin(), input.end(),

@@ -39,22 +39,24 @@ class schedule_replay {
         if (lay_.exists(start + i)) tile[bn::padded(i)] = data_[lay_.real(start + i)];
       }
       const bn::tile_memory<int> local{tile.data()};
-      bn::for_each_tile_round(s_first, s_last, shape_.log2_tile, shape_.k, [&](const bn::round_spec& r) {
-        std::vector<int> owner(tile_size, -1);
-        const unsigned groups = tile_size >> r.bits;
-        for (unsigned thread = 0; thread < static_cast<unsigned>(shape_.threads); ++thread) {
-          for (unsigned g = thread; g < groups; g += static_cast<unsigned>(shape_.threads)) {
-            const bn::group grp = bn::group_at(g, r);
-            for (unsigned j = 0; j < (1u << (r.bits - 1)); ++j) {
-              for (unsigned q : {grp.lower + (j << grp.log2_step), grp.upper + (j << grp.log2_step)}) {
-                if (q >= tile_size || owner[q] != -1) raced_ = true;
-                if (q < tile_size) owner[q] = static_cast<int>(g);
+      bn::for_each_tile_round(
+          s_first, s_last, shape_.log2_tile, shape_.k, [&](const bn::round_spec& r) {
+            std::vector<int> owner(tile_size, -1);
+            const unsigned groups = tile_size >> r.bits;
+            for (unsigned thread = 0; thread < static_cast<unsigned>(shape_.threads); ++thread) {
+              for (unsigned g = thread; g < groups; g += static_cast<unsigned>(shape_.threads)) {
+                const bn::group grp = bn::group_at(g, r);
+                for (unsigned j = 0; j < (1u << (r.bits - 1)); ++j) {
+                  for (unsigned q :
+                       {grp.lower + (j << grp.log2_step), grp.upper + (j << grp.log2_step)}) {
+                    if (q >= tile_size || owner[q] != -1) raced_ = true;
+                    if (q < tile_size) owner[q] = static_cast<int>(g);
+                  }
+                }
+                bn::run_group_dynamic<5, int>(local, lay_, r, g, start, std::less<int>());
               }
             }
-            bn::run_group_dynamic<5, int>(local, lay_, r, g, start, std::less<int>());
-          }
-        }
-      });
+          });
       for (unsigned i = 0; i < tile_size; ++i) {
         if (lay_.exists(start + i)) data_[lay_.real(start + i)] = tile[bn::padded(i)];
       }
@@ -67,8 +69,8 @@ class schedule_replay {
     const bn::group_map groups = bn::map_groups(lay_, r);
     const tracked memory{data_.data(), lay_, this};
     for (unsigned long long t = 0; t < groups.count; ++t) {
-      bn::run_group_dynamic<5, int>(memory, lay_, r, bn::group_index(groups, static_cast<unsigned>(t)), 0,
-                                    std::less<int>());
+      bn::run_group_dynamic<5, int>(
+          memory, lay_, r, bn::group_index(groups, static_cast<unsigned>(t)), 0, std::less<int>());
     }
   }
 
@@ -163,14 +165,17 @@ TEST_CASE("bitonic schedule: launches only what holds existing elements", "[sort
 
 TEST_CASE("CPU sort kernels: every supported instruction set", "[sort][cpu]") {
   using hipamp::fallback::simd_level;
-  for (simd_level level : {simd_level::portable, simd_level::baseline, simd_level::avx2, simd_level::avx512}) {
+  for (simd_level level :
+       {simd_level::portable, simd_level::baseline, simd_level::avx2, simd_level::avx512}) {
     if (!hipamp::fallback::simd_level_supported(level)) continue;
-    for (std::size_t n : {std::size_t(2), std::size_t(3), std::size_t(15), std::size_t(17),
-                          std::size_t(1000), std::size_t(4095), std::size_t(8193),
-                          std::size_t(100001)}) {
+    for (std::size_t n :
+         {std::size_t(2), std::size_t(3), std::size_t(15), std::size_t(17), std::size_t(1000),
+          std::size_t(4095), std::size_t(8193), std::size_t(100001)}) {
       INFO(hipamp::fallback::to_string(level) << ", n = " << n);
-      auto keys32 = hipamp_test::random_vector<std::uint32_t>(n, 0, std::numeric_limits<std::uint32_t>::max());
-      auto keys64 = hipamp_test::random_vector<std::uint64_t>(n, 0, n % 2 ? 9 : std::numeric_limits<std::uint64_t>::max());
+      auto keys32 = hipamp_test::random_vector<std::uint32_t>(
+          n, 0, std::numeric_limits<std::uint32_t>::max());
+      auto keys64 = hipamp_test::random_vector<std::uint64_t>(
+          n, 0, n % 2 ? 9 : std::numeric_limits<std::uint64_t>::max());
       auto expected32 = keys32;
       auto expected64 = keys64;
       std::sort(expected32.begin(), expected32.end());
@@ -183,7 +188,8 @@ TEST_CASE("CPU sort kernels: every supported instruction set", "[sort][cpu]") {
     // Rows, one per thread.
     auto rows = hipamp_test::random_vector<std::uint32_t>(53 * 700, 0, 1000);
     auto expected = rows;
-    for (int r = 0; r < 53; ++r) std::sort(expected.begin() + r * 700, expected.begin() + (r + 1) * 700);
+    for (int r = 0; r < 53; ++r)
+      std::sort(expected.begin() + r * 700, expected.begin() + (r + 1) * 700);
     hipamp::fallback::sort_unsigned(rows.data(), 700, 53, level);
     CHECK(rows == expected);
   }
@@ -195,7 +201,8 @@ TEST_CASE("sort order: ordered_bits is an order-preserving bijection", "[sort]")
   // Every float class, in the documented order.
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> in_order = {-inf, -1e30f, -1.f, -1e-40f, -0.f, 0.f, 1e-40f, 1.f, 1e30f, inf, nan, -nan};
+  const std::vector<float> in_order = {-inf,   -1e30f, -1.f,  -1e-40f, -0.f, 0.f,
+                                       1e-40f, 1.f,    1e30f, inf,     nan,  -nan};
   for (std::size_t i = 0; i + 1 < in_order.size(); ++i) {
     INFO("element " << i);
     CHECK(ordered_bits(in_order[i]) < ordered_bits(in_order[i + 1]));

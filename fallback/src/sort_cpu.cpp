@@ -142,7 +142,7 @@ void sort_unsigned_with(K* keys, std::size_t row_length, std::size_t rows, simd_
   if (row_length < 2 || rows == 0) return;
   if (!simd_level_supported(level)) {
     throw unsupported_feature(std::string("hipamp: this CPU cannot run the ") + to_string(level) +
-                                " sort kernels");
+                              " sort kernels");
   }
   const kernel_set<K> ks = kernels_for<K>(level);
   if (rows == 1) {
@@ -179,10 +179,14 @@ simd_level detect_simd_level() noexcept {
 
 const char* to_string(simd_level level) noexcept {
   switch (level) {
-    case simd_level::portable: return "portable";
-    case simd_level::baseline: return "baseline";
-    case simd_level::avx2: return "avx2";
-    case simd_level::avx512: return "avx512";
+    case simd_level::portable:
+      return "portable";
+    case simd_level::baseline:
+      return "baseline";
+    case simd_level::avx2:
+      return "avx2";
+    case simd_level::avx512:
+      return "avx512";
   }
   return "unknown";
 }
@@ -196,8 +200,8 @@ simd_level best_simd_level() noexcept {
   static const simd_level chosen = [] {
     simd_level best = detect_simd_level();
     if (const char* cap = std::getenv("HIPAMP_CPU_SORT_SIMD")) {
-      for (simd_level l : {simd_level::portable, simd_level::baseline, simd_level::avx2,
-                           simd_level::avx512}) {
+      for (simd_level l :
+           {simd_level::portable, simd_level::baseline, simd_level::avx2, simd_level::avx512}) {
         if (std::strcmp(cap, to_string(l)) == 0 && static_cast<int>(l) < static_cast<int>(best)) {
           best = l;
         }

@@ -31,8 +31,8 @@ struct key_index_not_specialised {};
 
 template <class T>
 struct key_index_type {
-  using type = std::conditional_t<std::is_arithmetic<T>::value && !std::is_same<T, bool>::value,
-                                  T, detail::key_index_not_specialised>;
+  using type = std::conditional_t<std::is_arithmetic<T>::value && !std::is_same<T, bool>::value, T,
+                                  detail::key_index_not_specialised>;
 };
 
 namespace detail {
@@ -83,10 +83,10 @@ inline constexpr bool sorts_directly_v = std::is_same<key_index_t<T>, T>::value;
 template <class T, class K = key_index_t<T>>
 inline constexpr bool is_valid_key_index_type_v =
     sorts_directly_v<T> ||
-    (!std::is_same<K, detail::key_index_not_specialised>::value && detail::has_key_member<K>::value &&
-     detail::has_index_member<K>::value && std::is_default_constructible<K>::value &&
-     std::is_constructible<K, const T&, int>::value && detail::has_less<K>::value &&
-     std::is_trivially_copyable<K>::value);
+    (!std::is_same<K, detail::key_index_not_specialised>::value &&
+     detail::has_key_member<K>::value && detail::has_index_member<K>::value &&
+     std::is_default_constructible<K>::value && std::is_constructible<K, const T&, int>::value &&
+     detail::has_less<K>::value && std::is_trivially_copyable<K>::value);
 
 namespace detail {
 

@@ -47,8 +47,8 @@ void make_keys(const accelerator_view& av, const array_view<const T, 1>& source,
 }
 template <class T>
 void gather_by_keys(const accelerator_view& av, const array_view<const T, 1>& source,
-                    const array_view<const key_index_t<T>, 1>& keys,
-                    const array_view<T, 1>& out, bool reverse) {
+                    const array_view<const key_index_t<T>, 1>& keys, const array_view<T, 1>& out,
+                    bool reverse) {
   const int last = source.extent[0] - 1;
   out.discard_data();
   parallel_for_each(av, source.extent, [=] HIPAMP_RESTRICT(hipamp::index<1> i) {
@@ -59,7 +59,8 @@ template <class T>
 void copy_on(const accelerator_view& av, const array_view<const T, 1>& source,
              const array_view<T, 1>& out) {
   out.discard_data();
-  parallel_for_each(av, source.extent, [=] HIPAMP_RESTRICT(hipamp::index<1> i) { out[i] = source[i]; });
+  parallel_for_each(av, source.extent,
+                    [=] HIPAMP_RESTRICT(hipamp::index<1> i) { out[i] = source[i]; });
 }
 
 struct operator_less {
@@ -72,7 +73,8 @@ struct operator_less {
 template <class T, class = void>
 struct has_operator_less : std::false_type {};
 template <class T>
-struct has_operator_less<T, std::void_t<decltype(std::declval<const T&>() < std::declval<const T&>())>>
+struct has_operator_less<T,
+                         std::void_t<decltype(std::declval<const T&>() < std::declval<const T&>())>>
     : std::true_type {};
 
 // Types that sort by their key_index_type keys when no comparator is given.

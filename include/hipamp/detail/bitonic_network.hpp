@@ -50,7 +50,7 @@ inline constexpr tile_shape shape_of = shape_for_bytes(sizeof(E));
 
 // The virtual index space (see the header comment) and where its positions live in memory.
 struct layout {
-  unsigned length = 0;    // real elements per segment
+  unsigned length = 0;  // real elements per segment
   unsigned segments = 1;
   int log2_size = 0;      // virtual positions per segment: 2^log2_size >= length
   std::size_t pitch = 0;  // elements between the starts of consecutive segments
@@ -66,7 +66,8 @@ struct layout {
     return static_cast<std::size_t>(q >> log2_size) * pitch + offset_of(q);
   }
   // How many of q, q + 2^log2_step, ... (count positions, all in one segment) exist.
-  HIPAMP_HOST_DEVICE unsigned existing_run(unsigned q, int log2_step, unsigned count) const noexcept {
+  HIPAMP_HOST_DEVICE unsigned existing_run(unsigned q, int log2_step,
+                                           unsigned count) const noexcept {
     if (!exists(q)) return 0;
     const unsigned o = offset_of(q);
     const unsigned run = ((length - o - 1u) >> log2_step) + 1u;
@@ -219,7 +220,8 @@ HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, cons
 #pragma unroll
 #endif
     for (int j = 0; j < H; ++j) {
-      if (static_cast<unsigned>(j) < existing_lower) mem.store(mem.next(lower, j * store_step), x[j]);
+      if (static_cast<unsigned>(j) < existing_lower)
+        mem.store(mem.next(lower, j * store_step), x[j]);
       if (static_cast<unsigned>(j) < existing_upper) {
         mem.store(mem.next(upper, j * store_step), x[H + j]);
       }
@@ -230,20 +232,20 @@ HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, cons
 // run_group with the round's width and mirror flag chosen at run time (1 <= bits <= MaxBits).
 template <int MaxBits, class E, class Mem, class Less>
 HIPAMP_HOST_DEVICE inline void run_group_dynamic(const Mem& mem, const layout& lay,
-                                                 const round_spec& r, unsigned g,
-                                                 unsigned q_offset, const Less& less) {
+                                                 const round_spec& r, unsigned g, unsigned q_offset,
+                                                 const Less& less) {
   static_assert(MaxBits >= 1 && MaxBits <= 6, "hipamp: rounds hold 2 to 64 elements");
   const group grp = group_at(g, r);
   switch (r.bits) {
-#define HIPAMP_BITONIC_CASE(B)                                                   \
-  case B:                                                                        \
-    if constexpr (B <= MaxBits) {                                                \
-      if (r.mirror) {                                                            \
-        run_group<B, true, E>(mem, lay, grp, q_offset, less);                    \
-      } else {                                                                   \
-        run_group<B, false, E>(mem, lay, grp, q_offset, less);                   \
-      }                                                                          \
-    }                                                                            \
+#define HIPAMP_BITONIC_CASE(B)                                 \
+  case B:                                                      \
+    if constexpr (B <= MaxBits) {                              \
+      if (r.mirror) {                                          \
+        run_group<B, true, E>(mem, lay, grp, q_offset, less);  \
+      } else {                                                 \
+        run_group<B, false, E>(mem, lay, grp, q_offset, less); \
+      }                                                        \
+    }                                                          \
     break;
     HIPAMP_BITONIC_CASE(1)
     HIPAMP_BITONIC_CASE(2)
@@ -334,7 +336,7 @@ inline tile_map map_tiles(const layout& lay, int log2_tile) {
   return m;
 }
 HIPAMP_HOST_DEVICE inline unsigned tile_start(const tile_map& m, const layout& lay, int log2_tile,
-                                             unsigned t) noexcept {
+                                              unsigned t) noexcept {
   if (m.packed) return t << log2_tile;
   const unsigned segment = t / m.tiles_per_segment;
   return (segment << lay.log2_size) + ((t - segment * m.tiles_per_segment) << log2_tile);

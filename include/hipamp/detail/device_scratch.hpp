@@ -39,7 +39,8 @@ class device_scratch {
       if (b->ptr) device.deallocate(b->ptr);
       b->ptr = nullptr;
       b->bytes = 0;
-      const std::size_t rounded = (bytes + (std::size_t(1) << 21) - 1) & ~((std::size_t(1) << 21) - 1);
+      const std::size_t rounded =
+          (bytes + (std::size_t(1) << 21) - 1) & ~((std::size_t(1) << 21) - 1);
       b->ptr = device.allocate(rounded);
       b->bytes = rounded;
       b->ready.reset();
@@ -77,7 +78,9 @@ class device_scratch {
     return reinterpret_cast<T*>(static_cast<unsigned char*>(ptr_) + offset_bytes);
   }
   // Rounds a byte count up so that what follows it is aligned for any element type.
-  static constexpr std::size_t aligned(std::size_t bytes) noexcept { return (bytes + 255) & ~std::size_t(255); }
+  static constexpr std::size_t aligned(std::size_t bytes) noexcept {
+    return (bytes + 255) & ~std::size_t(255);
+  }
 
  private:
   struct block {

@@ -243,7 +243,8 @@ void sort(T* data, std::size_t row_length, std::size_t rows, std::size_t pitch, 
   if (rows > 1 && pitch != row_length) {
     // Rows with gaps between them: one row at a time per thread.
     detail::parallel_ranges(rows, 1, [&](std::size_t first, std::size_t last) {
-      for (std::size_t r = first; r < last; ++r) sort(data + r * pitch, row_length, 1, row_length, less, stable);
+      for (std::size_t r = first; r < last; ++r)
+        sort(data + r * pitch, row_length, 1, row_length, less, stable);
     });
     return;
   }

@@ -73,15 +73,14 @@ __global__ void __launch_bounds__(launch_shape<E>::tile.threads, launch_shape<E>
   }
   __syncthreads();
   const bitonic::tile_memory<E> local{tile};
-  bitonic::for_each_tile_round(s_first, s_last, shape.log2_tile, shape.k,
-                               [&](const bitonic::round_spec& r) {
-                                 const unsigned groups = tile_size >> r.bits;
-                                 for (unsigned g = threadIdx.x; g < groups; g += shape.threads) {
-                                   bitonic::run_group_dynamic<shape.k, E>(local, lay, r, g, start,
-                                                                          less);
-                                 }
-                                 __syncthreads();
-                               });
+  bitonic::for_each_tile_round(
+      s_first, s_last, shape.log2_tile, shape.k, [&](const bitonic::round_spec& r) {
+        const unsigned groups = tile_size >> r.bits;
+        for (unsigned g = threadIdx.x; g < groups; g += shape.threads) {
+          bitonic::run_group_dynamic<shape.k, E>(local, lay, r, g, start, less);
+        }
+        __syncthreads();
+      });
   for (unsigned i = threadIdx.x; i < tile_size; i += shape.threads) {
     if (lay.exists(start + i)) mem.store(mem.at(start + i), tile[bitonic::padded(i)]);
   }
@@ -89,13 +88,15 @@ __global__ void __launch_bounds__(launch_shape<E>::tile.threads, launch_shape<E>
 
 // One global round of `Bits` network levels; one group of 2^Bits elements per thread.
 template <int Bits, bool Mirror, class E, class Mem, class Less>
-__global__ void __launch_bounds__(launch_shape<E>::global_threads, launch_shape<E>::global_min_blocks)
+__global__ void __launch_bounds__(launch_shape<E>::global_threads,
+                                  launch_shape<E>::global_min_blocks)
     global_round_kernel(Mem mem, bitonic::layout lay, bitonic::group_map groups,
                         bitonic::round_spec r, Less less) {
   const unsigned long long t =
       static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= groups.count) return;
-  const bitonic::group grp = bitonic::group_at(bitonic::group_index(groups, static_cast<unsigned>(t)), r);
+  const bitonic::group grp =
+      bitonic::group_at(bitonic::group_index(groups, static_cast<unsigned>(t)), r);
   bitonic::run_group<Bits, Mirror, E>(mem, lay, grp, 0u, less);
 }
 
@@ -126,7 +127,8 @@ __global__ void from_ordered_kernel(const ordered_unsigned_t<T>* in, T* out, std
 }
 
 inline unsigned blocks_for(unsigned long long items, int threads) {
-  return static_cast<unsigned>((items + static_cast<unsigned>(threads) - 1) / static_cast<unsigned>(threads));
+  return static_cast<unsigned>((items + static_cast<unsigned>(threads) - 1) /
+                               static_cast<unsigned>(threads));
 }
 
 // Launches the network's passes (bitonic::run_schedule) on `stream`.
@@ -135,7 +137,10 @@ class network_launcher {
  public:
   using shape = launch_shape<E>;
   network_launcher(const Mem& mem, const bitonic::layout& lay, const Less& less, stream_t stream)
-      : mem_(mem), lay_(lay), less_(less), stream_(stream),
+      : mem_(mem),
+        lay_(lay),
+        less_(less),
+        stream_(stream),
         tiles_(bitonic::map_tiles(lay, shape::tile.log2_tile)) {}
 
   void tile_pass(int s_first, int s_last) {
@@ -199,8 +204,8 @@ void radix_sort(const accelerator_view& av, T* data, std::size_t n, bool descend
   std::size_t temp_bytes = 0;
 #if defined(__HIPCC__)
   rocprim::double_buffer<U> buffers(keys, nullptr);
-  HIPAMP_GPU_CHECK(rocprim::radix_sort_keys(nullptr, temp_bytes, buffers, static_cast<unsigned>(n), 0,
-                                            8 * sizeof(U), stream));
+  HIPAMP_GPU_CHECK(rocprim::radix_sort_keys(nullptr, temp_bytes, buffers, static_cast<unsigned>(n),
+                                            0, 8 * sizeof(U), stream));
   device_scratch scratch(av, keys_bytes + temp_bytes);
   buffers = rocprim::double_buffer<U>(keys, scratch.as<U>());
   HIPAMP_GPU_CHECK(rocprim::radix_sort_keys(scratch.as<void>(keys_bytes), temp_bytes, buffers,
@@ -228,7 +233,8 @@ void radix_sort(const accelerator_view& av, T* data, std::size_t n, bool descend
 #if defined(__HIPCC__)
     HIPAMP_GPU_CHECK(hipMemcpyAsync(keys, sorted, n * sizeof(U), hipMemcpyDeviceToDevice, stream));
 #else
-    HIPAMP_GPU_CHECK(cudaMemcpyAsync(keys, sorted, n * sizeof(U), cudaMemcpyDeviceToDevice, stream));
+    HIPAMP_GPU_CHECK(
+        cudaMemcpyAsync(keys, sorted, n * sizeof(U), cudaMemcpyDeviceToDevice, stream));
 #endif
   }
 }
@@ -264,8 +270,9 @@ void sort_rows(const accelerator_view& av, T* data, const bitonic::layout& lay, 
       indices.as<unsigned>(), extent);
   HIPAMP_GPU_CHECK_LAUNCH("hipamp::stable_sort: index kernel");
   using pair = bitonic::key_value<T, unsigned>;
-  sort_kernels::run_network<pair>(bitonic::pair_memory<T, unsigned>{data, indices.as<unsigned>(), lay},
-                                  lay, bitonic::by_key_then_index<Less>{less}, stream);
+  sort_kernels::run_network<pair>(
+      bitonic::pair_memory<T, unsigned>{data, indices.as<unsigned>(), lay}, lay,
+      bitonic::by_key_then_index<Less>{less}, stream);
 }
 
 // Sorts keys and carries values along (values[i] travels with keys[i]).
