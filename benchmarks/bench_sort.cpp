@@ -312,7 +312,7 @@ void gpu_bitonic_vs_cub_merge_sort_paper_type(benchmark::State& state) {
   BENCH_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, radix_bytes, keys.raw_in, keys.raw, c.raw_in,
                                              c.raw, static_cast<int>(n), 0, 32, c.stream));
   temp.reserve(std::max(merge_bytes, radix_bytes));
-  double bitonic = 0, merge = 0, radix = 0, paper_api = 0;
+  double bitonic = 0, merge = 0, radix = 0;
   for (auto _ : state) {
     const hipamp::array_view<paper_type, 1> view(c.data);
     bitonic = gpu_median_ms(

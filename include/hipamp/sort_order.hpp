@@ -19,6 +19,12 @@
 
 #include <hipamp/config.hpp>
 
+#if defined(__NVCC__)
+#define HIPAMP_SORT_NO_EXEC_CHECK _Pragma("nv_exec_check_disable")
+#else
+#define HIPAMP_SORT_NO_EXEC_CHECK
+#endif
+
 namespace hipamp {
 namespace detail {
 
@@ -81,6 +87,8 @@ HIPAMP_HOST_DEVICE inline T from_ordered_bits(ordered_unsigned_t<T> u) noexcept 
 
 // Ascending order: operator< for class types, the documented total order for arithmetic ones.
 struct ascending {
+  // Class types' operator< may be host-only when the sort runs on the CPU device.
+  HIPAMP_SORT_NO_EXEC_CHECK
   template <class T>
   HIPAMP_HOST_DEVICE bool operator()(const T& a, const T& b) const {
     if constexpr (std::is_floating_point<T>::value) {
@@ -93,6 +101,7 @@ struct ascending {
 
 // The exact reverse of `ascending`.
 struct descending {
+  HIPAMP_SORT_NO_EXEC_CHECK
   template <class T>
   HIPAMP_HOST_DEVICE bool operator()(const T& a, const T& b) const {
     return ascending{}(b, a);

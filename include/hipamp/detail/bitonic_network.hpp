@@ -25,6 +25,14 @@
 
 #include <hipamp/config.hpp>
 
+// Templates below call user code (comparators, memory adapters) that may be host-only when
+// instantiated from host code (the CPU replay of the schedule); nvcc would warn for each.
+#if defined(__NVCC__)
+#define HIPAMP_NO_EXEC_CHECK _Pragma("nv_exec_check_disable")
+#else
+#define HIPAMP_NO_EXEC_CHECK
+#endif
+
 namespace hipamp::detail::bitonic {
 
 // Shape of the tile kernels for elements of `bytes` bytes: 2^K elements per thread in
@@ -117,6 +125,7 @@ HIPAMP_HOST_DEVICE inline group group_at(unsigned g, const round_spec& r) noexce
   return out;
 }
 
+HIPAMP_NO_EXEC_CHECK
 template <class E, class Less>
 HIPAMP_HOST_DEVICE inline void compare_exchange(E& a, E& b, const Less& less) {
   const bool swap = less(b, a);
@@ -129,6 +138,7 @@ HIPAMP_HOST_DEVICE inline void compare_exchange(E& a, E& b, const Less& less) {
 // The steps of one round on registers. Register i's partner always holds the higher
 // position; when `Checked`, an exchange happens only if that partner exists (registers
 // j < existing_lower and H + j < H + existing_upper hold existing elements).
+HIPAMP_NO_EXEC_CHECK
 template <int Bits, bool Mirror, bool Checked, class E, class Less>
 HIPAMP_HOST_DEVICE inline void network(E (&x)[1 << Bits], unsigned existing_lower,
                                        unsigned existing_upper, const Less& less) {
@@ -177,6 +187,7 @@ HIPAMP_HOST_DEVICE inline unsigned opaque(unsigned x) noexcept {
 //   mem.at(q) -> an address;  mem.next(address, step) -> the address step positions on
 //   (positions of a run share a segment);  mem.load(address) / mem.store(address, e).
 // `q_offset` is added to the group's positions for existence checks (a tile's start).
+HIPAMP_NO_EXEC_CHECK
 template <int Bits, bool Mirror, class E, class Mem, class Less>
 HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, const group& grp,
                                          unsigned q_offset, const Less& less) {
@@ -230,6 +241,7 @@ HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, cons
 }
 
 // run_group with the round's width and mirror flag chosen at run time (1 <= bits <= MaxBits).
+HIPAMP_NO_EXEC_CHECK
 template <int MaxBits, class E, class Mem, class Less>
 HIPAMP_HOST_DEVICE inline void run_group_dynamic(const Mem& mem, const layout& lay,
                                                  const round_spec& r, unsigned g, unsigned q_offset,
@@ -264,6 +276,7 @@ HIPAMP_HOST_DEVICE inline void run_group_dynamic(const Mem& mem, const layout& l
 // their bits below log2_tile (their higher bits ran as global rounds). The last round of
 // each stage takes the lowest min(bits, K) bits, so its groups are runs of consecutive
 // positions and the other rounds' steps are >= 2^K (both conflict-free in shared memory).
+HIPAMP_NO_EXEC_CHECK
 template <class F>
 HIPAMP_HOST_DEVICE inline void for_each_tile_round(int s_first, int s_last, int log2_tile, int k,
                                                    F&& f) {
@@ -391,6 +404,7 @@ struct key_value {
 template <class Less>
 struct by_key {
   Less less;
+  HIPAMP_NO_EXEC_CHECK
   template <class P>
   HIPAMP_HOST_DEVICE bool operator()(const P& a, const P& b) const {
     return less(a.key, b.key);
@@ -400,6 +414,7 @@ struct by_key {
 template <class Less>
 struct by_key_then_index {
   Less less;
+  HIPAMP_NO_EXEC_CHECK
   template <class P>
   HIPAMP_HOST_DEVICE bool operator()(const P& a, const P& b) const {
     if (less(a.key, b.key)) return true;
