@@ -34,9 +34,10 @@ class schedule_replay {
     const unsigned tile_size = 1u << shape_.log2_tile;
     for (unsigned t = 0; t < tiles.count; ++t) {
       const unsigned start = bn::tile_start(tiles, lay_, shape_.log2_tile, t);
-      std::vector<int> tile(bn::padded_tile_size(shape_.log2_tile), poison);
+      std::vector<int> tile(bn::padded_tile_size(shape_.log2_tile, sizeof(int)), poison);
       for (unsigned i = 0; i < tile_size; ++i) {
-        if (lay_.exists(start + i)) tile[bn::padded(i)] = data_[lay_.real(start + i)];
+        if (lay_.exists(start + i))
+          tile[bn::tile_memory<int>::slot(i)] = data_[lay_.real(start + i)];
       }
       const bn::tile_memory<int> local{tile.data()};
       bn::for_each_tile_round(
@@ -58,7 +59,8 @@ class schedule_replay {
             }
           });
       for (unsigned i = 0; i < tile_size; ++i) {
-        if (lay_.exists(start + i)) data_[lay_.real(start + i)] = tile[bn::padded(i)];
+        if (lay_.exists(start + i))
+          data_[lay_.real(start + i)] = tile[bn::tile_memory<int>::slot(i)];
       }
     }
   }
@@ -140,7 +142,7 @@ TEST_CASE("bitonic schedule: the GPU's tile shapes", "[sort][network]") {
     const bn::tile_shape shape = bn::shape_for_bytes(bytes);
     CHECK(shape.threads >= 32);
     CHECK((shape.threads << shape.k) == (1 << shape.log2_tile));
-    CHECK((std::size_t(bn::padded_tile_size(shape.log2_tile)) * bytes) <= 48u * 1024u);
+    CHECK((std::size_t(bn::padded_tile_size(shape.log2_tile, bytes)) * bytes) <= 48u * 1024u);
     for (unsigned length : {2u, 257u, 8191u, 8193u, 20001u}) check_schedule(shape, length, 1, 0);
     check_schedule(shape, 70001, 1, 0);
     check_schedule(shape, 300, 37, 3);

@@ -438,19 +438,30 @@ struct pair_memory {
   }
 };
 
-// A tile in shared memory: one pad slot after every 32 elements keeps the rounds' accesses
-// free of bank conflicts (see for_each_tile_round).
-HIPAMP_HOST_DEVICE constexpr unsigned padded(unsigned i) noexcept { return i + (i >> 5); }
-HIPAMP_HOST_DEVICE constexpr unsigned padded_tile_size(int log2_tile) noexcept {
-  return padded(1u << log2_tile);
+// A tile in shared memory, with one pad slot after every 2^shift elements so that the
+// rounds' accesses are free of bank conflicts (see for_each_tile_round): a warp's access is
+// served 128 bytes at a time, so 4-, 8- and 16-byte elements pad every 32, 16 and 8
+// elements; other sizes every 32 (12-byte elements: 3 words, coprime with the 32 banks).
+constexpr int pad_shift_for_bytes(std::size_t bytes) noexcept {
+  return bytes == 8 ? 4 : bytes == 16 ? 3 : 5;
+}
+HIPAMP_HOST_DEVICE constexpr unsigned padded(unsigned i, int shift) noexcept {
+  return i + (i >> shift);
+}
+constexpr unsigned padded_tile_size(int log2_tile, std::size_t bytes) noexcept {
+  return padded(1u << log2_tile, pad_shift_for_bytes(bytes));
 }
 template <class E>
 struct tile_memory {
+  static constexpr int shift = pad_shift_for_bytes(sizeof(E));
   E* tile;
+  HIPAMP_HOST_DEVICE static constexpr unsigned slot(unsigned i) noexcept {
+    return padded(i, shift);
+  }
   HIPAMP_HOST_DEVICE unsigned at(unsigned q) const noexcept { return q; }
   HIPAMP_HOST_DEVICE unsigned next(unsigned a, unsigned step) const noexcept { return a + step; }
-  HIPAMP_HOST_DEVICE E load(unsigned a) const { return tile[padded(a)]; }
-  HIPAMP_HOST_DEVICE void store(unsigned a, const E& e) const { tile[padded(a)] = e; }
+  HIPAMP_HOST_DEVICE E load(unsigned a) const { return tile[slot(a)]; }
+  HIPAMP_HOST_DEVICE void store(unsigned a, const E& e) const { tile[slot(a)] = e; }
 };
 
 }  // namespace hipamp::detail::bitonic

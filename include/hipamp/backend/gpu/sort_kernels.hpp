@@ -54,7 +54,7 @@ struct launch_shape {
   static constexpr int tile_min_blocks = 512 / tile.threads;
   static constexpr int global_min_blocks = 4;
   static constexpr std::size_t shared_bytes =
-      std::size_t(bitonic::padded_tile_size(tile.log2_tile)) * sizeof(E);
+      std::size_t(bitonic::padded_tile_size(tile.log2_tile, sizeof(E))) * sizeof(E);
 };
 
 // Stages s_first..s_last (see for_each_tile_round) on every launched tile.
@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(launch_shape<E>::tile.threads, launch_shape<E>
   const unsigned start = bitonic::tile_start(tiles, lay, shape.log2_tile, blockIdx.x);
 
   for (unsigned i = threadIdx.x; i < tile_size; i += shape.threads) {
-    if (lay.exists(start + i)) tile[bitonic::padded(i)] = mem.load(mem.at(start + i));
+    if (lay.exists(start + i)) tile[bitonic::tile_memory<E>::slot(i)] = mem.load(mem.at(start + i));
   }
   __syncthreads();
   const bitonic::tile_memory<E> local{tile};
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(launch_shape<E>::tile.threads, launch_shape<E>
         __syncthreads();
       });
   for (unsigned i = threadIdx.x; i < tile_size; i += shape.threads) {
-    if (lay.exists(start + i)) mem.store(mem.at(start + i), tile[bitonic::padded(i)]);
+    if (lay.exists(start + i)) mem.store(mem.at(start + i), tile[bitonic::tile_memory<E>::slot(i)]);
   }
 }
 
