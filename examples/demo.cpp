@@ -8,6 +8,7 @@
 
 #include "workloads/matrix_multiply.hpp"
 #include "workloads/reduction.hpp"
+#include "workloads/sort.hpp"
 #include "workloads/nbody.hpp"
 #include "workloads/vector_add.hpp"
 
@@ -25,6 +26,7 @@ std::vector<workload> workloads() {
          return std::vector<demo::result>{demo::run_vector_add(av)};
        }},
       {"matrix multiply", demo::run_matrix_multiply},
+      {"sort", demo::run_sort},
       {"reduction", [](const hipamp::accelerator_view& av) { return demo::run_reduction(av); }},
       {"n-body",
        [](const hipamp::accelerator_view& av) {

@@ -22,3 +22,7 @@
 #include <hipamp/reduce.hpp>
 #include <hipamp/scan.hpp>
 #include <hipamp/transfer_statistics.hpp>
+#include <hipamp/sort_order.hpp>
+#include <hipamp/key_index.hpp>
+#include <hipamp/sort.hpp>
+#include <hipamp/parallel_sort.hpp>

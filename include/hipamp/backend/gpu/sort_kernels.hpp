@@ -1,0 +1,288 @@
+// The GPU sort, in the HIP kernel language (CUDA under nvcc).
+//
+// Bitonic network (detail/bitonic_network.hpp holds the schedule and the register code):
+//  - tile_kernel: a block loads a tile of S positions into shared memory and runs network
+//    rounds on it, each thread holding 2^K elements in registers per round (K = 5 for 4-
+//    and 8-byte elements, the seed's degree 5). Stages 1..log2 S in one launch; later
+//    stages come back to it for their bits below log2 S.
+//  - global_round_kernel: the bits >= log2 S of a stage, up to K network levels per pass,
+//    each thread loading its 2^K elements once, exchanging in registers, storing once.
+//  Only tiles and groups that hold an existing element are launched.
+// Radix: primitive keys in the default order and large single sorts go to CUB's
+// DeviceRadixSort (rocPRIM's radix_sort_keys on ROCm) over ordered_bits, which keeps the
+// documented order (floats: NaNs last).
+//
+// Include only from GPU translation units.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <hipamp/accelerator.hpp>
+#include <hipamp/backend/gpu/kernel_language.hpp>
+#include <hipamp/detail/bitonic_network.hpp>
+#include <hipamp/detail/device_scratch.hpp>
+#include <hipamp/sort_order.hpp>
+
+#if defined(__HIPCC__)
+#include <rocprim/device/device_radix_sort.hpp>
+#else
+#include <cub/device/device_radix_sort.cuh>
+#endif
+
+#if defined(__HIPCC__)
+#define HIPAMP_SORT_SHARED_ALIGN __attribute__((aligned(16)))
+#else
+#define HIPAMP_SORT_SHARED_ALIGN __align__(16)
+#endif
+
+namespace hipamp::detail::gpu {
+namespace sort_kernels {
+
+template <class E>
+struct launch_shape {
+  static constexpr bitonic::tile_shape tile = bitonic::shape_of<E>;
+  static_assert(tile.threads >= 32,
+                "hipamp: elements this large do not fit the GPU sort's tiles; sort a "
+                "key_index_type (key and index) and gather, as parallel_sort does");
+  static_assert(alignof(E) <= 16, "hipamp: GPU sort elements must be at most 16-byte aligned");
+  static constexpr int global_threads = 128;
+  // Blocks per multiprocessor the launch bounds ask for: at most 128 registers a thread,
+  // so that enough warps stay resident to keep loads in flight.
+  static constexpr int tile_min_blocks = 512 / tile.threads;
+  static constexpr int global_min_blocks = 4;
+  static constexpr std::size_t shared_bytes =
+      std::size_t(bitonic::padded_tile_size(tile.log2_tile, sizeof(E))) * sizeof(E);
+};
+
+// Stages s_first..s_last (see for_each_tile_round) on every launched tile.
+template <class E, class Mem, class Less>
+__global__ void __launch_bounds__(launch_shape<E>::tile.threads, launch_shape<E>::tile_min_blocks)
+    tile_kernel(Mem mem, bitonic::layout lay, bitonic::tile_map tiles, int s_first, int s_last,
+                Less less) {
+  constexpr bitonic::tile_shape shape = launch_shape<E>::tile;
+  constexpr unsigned tile_size = 1u << shape.log2_tile;
+  extern __shared__ HIPAMP_SORT_SHARED_ALIGN unsigned char sort_tile_storage[];
+  E* tile = reinterpret_cast<E*>(sort_tile_storage);
+  const unsigned start = bitonic::tile_start(tiles, lay, shape.log2_tile, blockIdx.x);
+
+  for (unsigned i = threadIdx.x; i < tile_size; i += shape.threads) {
+    if (lay.exists(start + i)) tile[bitonic::tile_memory<E>::slot(i)] = mem.load(mem.at(start + i));
+  }
+  __syncthreads();
+  const bitonic::tile_memory<E> local{tile};
+  bitonic::for_each_tile_round(
+      s_first, s_last, shape.log2_tile, shape.k, [&](const bitonic::round_spec& r) {
+        const unsigned groups = tile_size >> r.bits;
+        for (unsigned g = threadIdx.x; g < groups; g += shape.threads) {
+          bitonic::run_group_dynamic<shape.k, E>(local, lay, r, g, start, less);
+        }
+        __syncthreads();
+      });
+  for (unsigned i = threadIdx.x; i < tile_size; i += shape.threads) {
+    if (lay.exists(start + i)) mem.store(mem.at(start + i), tile[bitonic::tile_memory<E>::slot(i)]);
+  }
+}
+
+// One global round of `Bits` network levels; one group of 2^Bits elements per thread.
+template <int Bits, bool Mirror, class E, class Mem, class Less>
+__global__ void __launch_bounds__(launch_shape<E>::global_threads,
+                                  launch_shape<E>::global_min_blocks)
+    global_round_kernel(Mem mem, bitonic::layout lay, bitonic::group_map groups,
+                        bitonic::round_spec r, Less less) {
+  const unsigned long long t =
+      static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= groups.count) return;
+  const bitonic::group grp =
+      bitonic::group_at(bitonic::group_index(groups, static_cast<unsigned>(t)), r);
+  bitonic::run_group<Bits, Mirror, E>(mem, lay, grp, 0u, less);
+}
+
+template <class T>
+__global__ void iota_kernel(T* out, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = static_cast<T>(i);
+}
+
+template <class T, bool Descending>
+__global__ void to_ordered_kernel(T* data, std::size_t n) {
+  using U = ordered_unsigned_t<T>;
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  U u = ordered_bits(data[i]);
+  if (Descending) u = static_cast<U>(~u);
+  reinterpret_cast<U*>(data)[i] = u;
+}
+
+template <class T, bool Descending>
+__global__ void from_ordered_kernel(const ordered_unsigned_t<T>* in, T* out, std::size_t n) {
+  using U = ordered_unsigned_t<T>;
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  U u = in[i];
+  if (Descending) u = static_cast<U>(~u);
+  out[i] = from_ordered_bits<T>(u);
+}
+
+inline unsigned blocks_for(unsigned long long items, int threads) {
+  return static_cast<unsigned>((items + static_cast<unsigned>(threads) - 1) /
+                               static_cast<unsigned>(threads));
+}
+
+// Launches the network's passes (bitonic::run_schedule) on `stream`.
+template <class E, class Mem, class Less>
+class network_launcher {
+ public:
+  using shape = launch_shape<E>;
+  network_launcher(const Mem& mem, const bitonic::layout& lay, const Less& less, stream_t stream)
+      : mem_(mem),
+        lay_(lay),
+        less_(less),
+        stream_(stream),
+        tiles_(bitonic::map_tiles(lay, shape::tile.log2_tile)) {}
+
+  void tile_pass(int s_first, int s_last) {
+    tile_kernel<E, Mem, Less><<<tiles_.count, shape::tile.threads, shape::shared_bytes, stream_>>>(
+        mem_, lay_, tiles_, s_first, s_last, less_);
+    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: bitonic tile kernel");
+  }
+  void global_round(const bitonic::round_spec& r) {
+    const bitonic::group_map groups = bitonic::map_groups(lay_, r);
+    launch_global<1>(r, groups);
+  }
+
+ private:
+  template <int Bits>
+  void launch_global(const bitonic::round_spec& r, const bitonic::group_map& groups) {
+    if constexpr (Bits <= shape::tile.k) {
+      if (r.bits != Bits) return launch_global<Bits + 1>(r, groups);
+      const unsigned blocks = blocks_for(groups.count, shape::global_threads);
+      if (r.mirror) {
+        global_round_kernel<Bits, true, E, Mem, Less>
+            <<<blocks, shape::global_threads, 0, stream_>>>(mem_, lay_, groups, r, less_);
+      } else {
+        global_round_kernel<Bits, false, E, Mem, Less>
+            <<<blocks, shape::global_threads, 0, stream_>>>(mem_, lay_, groups, r, less_);
+      }
+      HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: bitonic global round kernel");
+    }
+  }
+
+  Mem mem_;
+  bitonic::layout lay_;
+  Less less_;
+  stream_t stream_;
+  bitonic::tile_map tiles_;
+};
+
+template <class E, class Mem, class Less>
+void run_network(const Mem& mem, const bitonic::layout& lay, const Less& less, stream_t stream) {
+  network_launcher<E, Mem, Less> launcher(mem, lay, less, stream);
+  bitonic::run_schedule(lay, launch_shape<E>::tile, launcher);
+}
+
+// Radix sort of primitive keys in the default order, in place.
+template <class T>
+void radix_sort(const accelerator_view& av, T* data, std::size_t n, bool descending,
+                stream_t stream) {
+  using U = ordered_unsigned_t<T>;
+  const bool transform = !std::is_unsigned<T>::value || descending;
+  U* keys = reinterpret_cast<U*>(data);
+  constexpr int threads = 256;
+  const unsigned blocks = blocks_for(n, threads);
+  if (transform) {
+    if (descending) {
+      to_ordered_kernel<T, true><<<blocks, threads, 0, stream>>>(data, n);
+    } else {
+      to_ordered_kernel<T, false><<<blocks, threads, 0, stream>>>(data, n);
+    }
+    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: key transform kernel");
+  }
+  const std::size_t keys_bytes = device_scratch::aligned(n * sizeof(U));
+  std::size_t temp_bytes = 0;
+#if defined(__HIPCC__)
+  rocprim::double_buffer<U> buffers(keys, nullptr);
+  HIPAMP_GPU_CHECK(rocprim::radix_sort_keys(nullptr, temp_bytes, buffers, static_cast<unsigned>(n),
+                                            0, 8 * sizeof(U), stream));
+  device_scratch scratch(av, keys_bytes + temp_bytes);
+  buffers = rocprim::double_buffer<U>(keys, scratch.as<U>());
+  HIPAMP_GPU_CHECK(rocprim::radix_sort_keys(scratch.as<void>(keys_bytes), temp_bytes, buffers,
+                                            static_cast<unsigned>(n), 0, 8 * sizeof(U), stream));
+  const U* sorted = buffers.current();
+#else
+  cub::DoubleBuffer<U> buffers(keys, nullptr);
+  HIPAMP_GPU_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, buffers, static_cast<int>(n),
+                                                  0, static_cast<int>(8 * sizeof(U)), stream));
+  device_scratch scratch(av, keys_bytes + temp_bytes);
+  buffers = cub::DoubleBuffer<U>(keys, scratch.as<U>());
+  HIPAMP_GPU_CHECK(cub::DeviceRadixSort::SortKeys(scratch.as<void>(keys_bytes), temp_bytes, buffers,
+                                                  static_cast<int>(n), 0,
+                                                  static_cast<int>(8 * sizeof(U)), stream));
+  const U* sorted = buffers.Current();
+#endif
+  if (transform) {
+    if (descending) {
+      from_ordered_kernel<T, true><<<blocks, threads, 0, stream>>>(sorted, data, n);
+    } else {
+      from_ordered_kernel<T, false><<<blocks, threads, 0, stream>>>(sorted, data, n);
+    }
+    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: key transform kernel");
+  } else if (sorted != keys) {
+#if defined(__HIPCC__)
+    HIPAMP_GPU_CHECK(hipMemcpyAsync(keys, sorted, n * sizeof(U), hipMemcpyDeviceToDevice, stream));
+#else
+    HIPAMP_GPU_CHECK(
+        cudaMemcpyAsync(keys, sorted, n * sizeof(U), cudaMemcpyDeviceToDevice, stream));
+#endif
+  }
+}
+
+}  // namespace sort_kernels
+
+// Above this many elements a single sort of primitive keys in the default order goes to
+// the vendor radix sort; below, one or a few bitonic launches are cheaper.
+inline constexpr std::size_t radix_sort_threshold = std::size_t(1) << 16;
+
+// Sorts the rows described by `lay` (real positions of `data`) by `less`; ties in index
+// order when `stable`.
+template <class T, class Less>
+void sort_rows(const accelerator_view& av, T* data, const bitonic::layout& lay, const Less& less,
+               bool stable) {
+  const stream_t stream = static_cast<stream_t>(av.native_handle());
+  if constexpr (is_default_order_v<T, Less> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    // Equal keys are bit-identical in the default order: every sort is stable.
+    if (lay.segments == 1 && lay.length >= radix_sort_threshold) {
+      sort_kernels::radix_sort(av, data, lay.length, std::is_same<Less, descending>::value, stream);
+      return;
+    }
+    stable = false;
+  }
+  if (!stable) {
+    sort_kernels::run_network<T>(bitonic::array_memory<T>{data, lay}, lay, less, stream);
+    return;
+  }
+  // Stable: sort (element, original index) pairs with ties broken by the index.
+  const std::size_t extent = static_cast<std::size_t>(lay.segments - 1) * lay.pitch + lay.length;
+  device_scratch indices(av, extent * sizeof(unsigned));
+  sort_kernels::iota_kernel<<<sort_kernels::blocks_for(extent, 256), 256, 0, stream>>>(
+      indices.as<unsigned>(), extent);
+  HIPAMP_GPU_CHECK_LAUNCH("hipamp::stable_sort: index kernel");
+  using pair = bitonic::key_value<T, unsigned>;
+  sort_kernels::run_network<pair>(
+      bitonic::pair_memory<T, unsigned>{data, indices.as<unsigned>(), lay}, lay,
+      bitonic::by_key_then_index<Less>{less}, stream);
+}
+
+// Sorts keys and carries values along (values[i] travels with keys[i]).
+template <class K, class V, class Less>
+void sort_pairs(const accelerator_view& av, K* keys, V* values, const bitonic::layout& lay,
+                const Less& less) {
+  const stream_t stream = static_cast<stream_t>(av.native_handle());
+  using pair = bitonic::key_value<K, V>;
+  sort_kernels::run_network<pair>(bitonic::pair_memory<K, V>{keys, values, lay}, lay,
+                                  bitonic::by_key<Less>{less}, stream);
+}
+
+}  // namespace hipamp::detail::gpu

@@ -1,0 +1,467 @@
+// The bitonic network of Dower's sort, cut into the passes the GPU runs, as host/device
+// code with no vendor names: the GPU kernels (backend/gpu/sort_kernels.hpp) call it, and a
+// test replays the same schedule on the host.
+//
+// Index space. A sort of n elements is a network over the virtual size V = 2^log2_size >= n;
+// positions >= n do not exist and behave as elements that sort after everything, so every
+// compare-exchange whose upper partner does not exist is skipped and nothing is padded. The
+// network is the paper's: in the stage that sorts blocks of 2^s, the first step compares
+// position o of a block with position 2^s - 1 - o (the "mirror"), the others are
+// half-cleaners at distances 2^(s-2), ..., 1; every step puts the smaller element at the
+// lower position, which is why the missing elements can stay missing. A batched sort is
+// the same over `segments` virtual segments of V positions (stages never cross segments).
+//
+// Passes. A "round" applies the network steps of bits hi, hi-1, ..., hi-bits+1 of one stage
+// at once: each group of 2^bits positions, spaced 2^(hi-bits+1) apart, is loaded into
+// registers, exchanged there, and stored once (the degree-k partitions of Peters et al.).
+// A tile of S = threads * 2^K positions is sorted in shared memory by rounds of up to K
+// bits (stages 1 .. log2 S), and every later stage runs its bits >= log2 S as global
+// rounds of up to K bits followed by one tile pass for the bits below log2 S.
+// Only groups whose lowest position exists are launched, so the work follows n, not V.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <hipamp/config.hpp>
+
+// Templates below call user code (comparators, memory adapters) that may be host-only when
+// instantiated from host code (the CPU replay of the schedule); nvcc would warn for each.
+#if defined(__NVCC__)
+#define HIPAMP_NO_EXEC_CHECK _Pragma("nv_exec_check_disable")
+#else
+#define HIPAMP_NO_EXEC_CHECK
+#endif
+
+namespace hipamp::detail::bitonic {
+
+// Shape of the tile kernels for elements of `bytes` bytes: 2^K elements per thread in
+// registers (32 for small keys, as the seed's degree 5) and about 32 KiB of tile.
+struct tile_shape {
+  int k;          // log2 elements per thread
+  int log2_tile;  // log2 S
+  int threads;    // S >> k
+};
+constexpr int floor_log2(std::size_t x) {
+  int l = 0;
+  while ((std::size_t(1) << (l + 1)) <= x) ++l;
+  return l;
+}
+constexpr tile_shape shape_for_bytes(std::size_t bytes) {
+  const int k = bytes <= 4 ? 5 : bytes <= 12 ? 4 : bytes <= 32 ? 3 : 2;
+  const int by_memory = floor_log2(32768 / (bytes ? bytes : 1));
+  const int log2_tile = by_memory < 13 ? by_memory : 13;
+  return {k, log2_tile, 1 << (log2_tile - k)};
+}
+template <class E>
+inline constexpr tile_shape shape_of = shape_for_bytes(sizeof(E));
+
+// The virtual index space (see the header comment) and where its positions live in memory.
+struct layout {
+  unsigned length = 0;  // real elements per segment
+  unsigned segments = 1;
+  int log2_size = 0;      // virtual positions per segment: 2^log2_size >= length
+  std::size_t pitch = 0;  // elements between the starts of consecutive segments
+
+  HIPAMP_HOST_DEVICE unsigned offset_of(unsigned q) const noexcept {
+    return q & ((1u << log2_size) - 1u);
+  }
+  // Packed tiles (segments smaller than a tile) may reach past the last segment.
+  HIPAMP_HOST_DEVICE bool exists(unsigned q) const noexcept {
+    return offset_of(q) < length && (q >> log2_size) < segments;
+  }
+  HIPAMP_HOST_DEVICE std::size_t real(unsigned q) const noexcept {
+    return static_cast<std::size_t>(q >> log2_size) * pitch + offset_of(q);
+  }
+  // How many of q, q + 2^log2_step, ... (count positions, all in one segment) exist.
+  HIPAMP_HOST_DEVICE unsigned existing_run(unsigned q, int log2_step,
+                                           unsigned count) const noexcept {
+    if (!exists(q)) return 0;
+    const unsigned o = offset_of(q);
+    const unsigned run = ((length - o - 1u) >> log2_step) + 1u;
+    return run < count ? run : count;
+  }
+  unsigned long long virtual_size() const noexcept {
+    return static_cast<unsigned long long>(segments) << log2_size;
+  }
+};
+
+inline layout make_layout(unsigned length, unsigned segments, std::size_t pitch) {
+  layout l;
+  l.length = length;
+  l.segments = segments;
+  l.pitch = pitch;
+  while ((1ull << l.log2_size) < length) ++l.log2_size;
+  return l;
+}
+
+// A round: network bits hi_bit .. hi_bit - bits + 1 of a stage; `mirror` when it starts
+// with the stage's first step.
+struct round_spec {
+  int hi_bit;
+  int bits;
+  bool mirror;
+};
+
+// Positions of one group: 2^(bits-1) "lower" positions from `lower` and as many "upper"
+// ones from `upper`, each 2^log2_step apart. Register j < H holds lower + j*step, register
+// H + j holds upper + j*step; in a mirror round the upper run is the mirror image of the
+// lower one's partners, so the first step compares registers j and 2H-1-j.
+struct group {
+  unsigned lower;
+  unsigned upper;
+  int log2_step;
+};
+HIPAMP_HOST_DEVICE inline group group_at(unsigned g, const round_spec& r) noexcept {
+  const int log2_step = r.hi_bit - r.bits + 1;
+  const unsigned step = 1u << log2_step;
+  const unsigned block = g >> log2_step;
+  const unsigned within = g & (step - 1u);
+  const unsigned block_start = block << (r.hi_bit + 1);
+  group out;
+  out.lower = block_start + within;
+  out.upper = block_start + (1u << r.hi_bit) + (r.mirror ? step - 1u - within : within);
+  out.log2_step = log2_step;
+  return out;
+}
+
+HIPAMP_NO_EXEC_CHECK
+template <class E, class Less>
+HIPAMP_HOST_DEVICE inline void compare_exchange(E& a, E& b, const Less& less) {
+  const bool swap = less(b, a);
+  const E lo = swap ? b : a;
+  const E hi = swap ? a : b;
+  a = lo;
+  b = hi;
+}
+
+// The steps of one round on registers. Register i's partner always holds the higher
+// position; when `Checked`, an exchange happens only if that partner exists (registers
+// j < existing_lower and H + j < H + existing_upper hold existing elements).
+HIPAMP_NO_EXEC_CHECK
+template <int Bits, bool Mirror, bool Checked, class E, class Less>
+HIPAMP_HOST_DEVICE inline void network(E (&x)[1 << Bits], unsigned existing_lower,
+                                       unsigned existing_upper, const Less& less) {
+  constexpr int G = 1 << Bits;
+  constexpr int H = G / 2;
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+  for (int j = 0; j < H; ++j) {
+    const int partner = Mirror ? G - 1 - j : j + H;
+    if (!Checked || static_cast<unsigned>(partner - H) < existing_upper) {
+      compare_exchange(x[j], x[partner], less);
+    }
+  }
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+  for (int dist = H / 2; dist >= 1; dist /= 2) {
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+    for (int i = 0; i < G; ++i) {
+      if ((i & dist) != 0) continue;
+      const int partner = i + dist;
+      if (Checked) {
+        const bool exists = partner < H ? static_cast<unsigned>(partner) < existing_lower
+                                        : static_cast<unsigned>(partner - H) < existing_upper;
+        if (!exists) continue;
+      }
+      compare_exchange(x[i], x[partner], less);
+    }
+  }
+}
+
+// Hides a value's origin from the optimiser: addresses computed from it after this point
+// are recomputed instead of being kept live across the network (2^K of them would double a
+// thread's registers on a GPU).
+HIPAMP_HOST_DEVICE inline unsigned opaque(unsigned x) noexcept {
+#if HIPAMP_DEVICE_COMPILE
+  asm volatile("" : "+r"(x));
+#endif
+  return x;
+}
+
+// Runs one round on one group held in `mem`, which maps virtual positions to storage:
+//   mem.at(q) -> an address;  mem.next(address, step) -> the address step positions on
+//   (positions of a run share a segment);  mem.load(address) / mem.store(address, e).
+// `q_offset` is added to the group's positions for existence checks (a tile's start).
+HIPAMP_NO_EXEC_CHECK
+template <int Bits, bool Mirror, class E, class Mem, class Less>
+HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, const group& grp,
+                                         unsigned q_offset, const Less& less) {
+  constexpr int G = 1 << Bits;
+  constexpr int H = G / 2;
+  const unsigned existing_lower = lay.existing_run(q_offset + grp.lower, grp.log2_step, H);
+  if (existing_lower == 0) return;  // upper positions are higher still: nothing exists
+  const unsigned existing_upper = lay.existing_run(q_offset + grp.upper, grp.log2_step, H);
+  const unsigned step = 1u << grp.log2_step;
+  const auto lower = mem.at(grp.lower);
+  const auto upper = mem.at(grp.upper);
+  E x[G];
+  if (existing_lower == H && existing_upper == H) {
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+    for (int j = 0; j < H; ++j) {
+      x[j] = mem.load(mem.next(lower, j * step));
+      x[H + j] = mem.load(mem.next(upper, j * step));
+    }
+    network<Bits, Mirror, false>(x, H, H, less);
+    const unsigned store_step = opaque(step);
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+    for (int j = 0; j < H; ++j) {
+      mem.store(mem.next(lower, j * store_step), x[j]);
+      mem.store(mem.next(upper, j * store_step), x[H + j]);
+    }
+  } else {
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+    for (int j = 0; j < H; ++j) {
+      if (static_cast<unsigned>(j) < existing_lower) x[j] = mem.load(mem.next(lower, j * step));
+      if (static_cast<unsigned>(j) < existing_upper) x[H + j] = mem.load(mem.next(upper, j * step));
+    }
+    network<Bits, Mirror, true>(x, existing_lower, existing_upper, less);
+    const unsigned store_step = opaque(step);
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+    for (int j = 0; j < H; ++j) {
+      if (static_cast<unsigned>(j) < existing_lower)
+        mem.store(mem.next(lower, j * store_step), x[j]);
+      if (static_cast<unsigned>(j) < existing_upper) {
+        mem.store(mem.next(upper, j * store_step), x[H + j]);
+      }
+    }
+  }
+}
+
+// run_group with the round's width and mirror flag chosen at run time (1 <= bits <= MaxBits).
+HIPAMP_NO_EXEC_CHECK
+template <int MaxBits, class E, class Mem, class Less>
+HIPAMP_HOST_DEVICE inline void run_group_dynamic(const Mem& mem, const layout& lay,
+                                                 const round_spec& r, unsigned g, unsigned q_offset,
+                                                 const Less& less) {
+  static_assert(MaxBits >= 1 && MaxBits <= 6, "hipamp: rounds hold 2 to 64 elements");
+  const group grp = group_at(g, r);
+  switch (r.bits) {
+#define HIPAMP_BITONIC_CASE(B)                                 \
+  case B:                                                      \
+    if constexpr (B <= MaxBits) {                              \
+      if (r.mirror) {                                          \
+        run_group<B, true, E>(mem, lay, grp, q_offset, less);  \
+      } else {                                                 \
+        run_group<B, false, E>(mem, lay, grp, q_offset, less); \
+      }                                                        \
+    }                                                          \
+    break;
+    HIPAMP_BITONIC_CASE(1)
+    HIPAMP_BITONIC_CASE(2)
+    HIPAMP_BITONIC_CASE(3)
+    HIPAMP_BITONIC_CASE(4)
+    HIPAMP_BITONIC_CASE(5)
+    HIPAMP_BITONIC_CASE(6)
+#undef HIPAMP_BITONIC_CASE
+    default:
+      break;
+  }
+}
+
+// Calls f(round_spec) for the rounds of stages s_first .. s_last inside a tile of
+// 2^log2_tile positions, K bits at most per round. Stages larger than the tile contribute
+// their bits below log2_tile (their higher bits ran as global rounds). The last round of
+// each stage takes the lowest min(bits, K) bits, so its groups are runs of consecutive
+// positions and the other rounds' steps are >= 2^K (both conflict-free in shared memory).
+HIPAMP_NO_EXEC_CHECK
+template <class F>
+HIPAMP_HOST_DEVICE inline void for_each_tile_round(int s_first, int s_last, int log2_tile, int k,
+                                                   F&& f) {
+  for (int s = s_first; s <= s_last; ++s) {
+    const int top = (s < log2_tile ? s : log2_tile) - 1;
+    const int total = top + 1;
+    const int low = total < k ? total : k;
+    bool mirror = s <= log2_tile;
+    int hi_bit = top;
+    for (int upper = total - low; upper > 0;) {
+      const int bits = (upper - 1) % k + 1;
+      f(round_spec{hi_bit, bits, mirror});
+      mirror = false;
+      hi_bit -= bits;
+      upper -= bits;
+    }
+    f(round_spec{hi_bit, low, mirror});
+  }
+}
+
+// Calls f(round_spec) for the global rounds of stage s (bits s-1 .. log2_tile), K bits at
+// most per round, balanced.
+template <class F>
+inline void for_each_global_round(int s, int log2_tile, int k, F&& f) {
+  const int total = s - log2_tile;
+  if (total <= 0) return;
+  const int rounds = (total + k - 1) / k;
+  int hi_bit = s - 1;
+  for (int i = 0; i < rounds; ++i) {
+    const int bits = total / rounds + (i < total % rounds ? 1 : 0);
+    f(round_spec{hi_bit, bits, i == 0});
+    hi_bit -= bits;
+  }
+}
+
+// The whole network as passes: exec.tile_pass(s_first, s_last) sorts or finishes stages
+// inside every tile that holds an existing element; exec.global_round(r) runs one global
+// round over every group whose lowest position exists.
+template <class Exec>
+inline void run_schedule(const layout& lay, const tile_shape& shape, Exec& exec) {
+  if (lay.log2_size == 0) return;  // one element per segment
+  exec.tile_pass(1, lay.log2_size < shape.log2_tile ? lay.log2_size : shape.log2_tile);
+  for (int s = shape.log2_tile + 1; s <= lay.log2_size; ++s) {
+    for_each_global_round(s, shape.log2_tile, shape.k,
+                          [&](const round_spec& r) { exec.global_round(r); });
+    exec.tile_pass(s, s);
+  }
+}
+
+// ---- which tiles and groups to launch: only those that touch existing elements ----------
+
+// Tiles of 2^log2_tile positions holding at least one existing element.
+struct tile_map {
+  unsigned tiles_per_segment;  // when a segment spans whole tiles
+  bool packed;                 // segments smaller than a tile: tile t covers positions t*S..
+  unsigned count;
+};
+inline tile_map map_tiles(const layout& lay, int log2_tile) {
+  tile_map m{};
+  if (lay.log2_size >= log2_tile) {
+    m.packed = false;
+    m.tiles_per_segment = ((lay.length - 1u) >> log2_tile) + 1u;
+    m.count = m.tiles_per_segment * lay.segments;
+  } else {
+    m.packed = true;
+    m.tiles_per_segment = 0;
+    const unsigned long long positions = lay.virtual_size();
+    m.count = static_cast<unsigned>(((positions - 1) >> log2_tile) + 1);
+  }
+  return m;
+}
+HIPAMP_HOST_DEVICE inline unsigned tile_start(const tile_map& m, const layout& lay, int log2_tile,
+                                              unsigned t) noexcept {
+  if (m.packed) return t << log2_tile;
+  const unsigned segment = t / m.tiles_per_segment;
+  return (segment << lay.log2_size) + ((t - segment * m.tiles_per_segment) << log2_tile);
+}
+
+// Groups of a global round whose lowest position exists: per segment, the first `per_segment`
+// group indices (see group_at) qualify.
+struct group_map {
+  unsigned per_segment;
+  unsigned groups_per_segment_log2;  // log2 of all groups in a segment
+  unsigned long long count;
+};
+inline group_map map_groups(const layout& lay, const round_spec& r) {
+  const int log2_step = r.hi_bit - r.bits + 1;
+  const int log2_span = r.hi_bit + 1;
+  const unsigned long long whole = static_cast<unsigned long long>(lay.length >> log2_span)
+                                   << log2_step;
+  const unsigned rest = lay.length & ((1u << log2_span) - 1u);
+  const unsigned step = 1u << log2_step;
+  group_map m;
+  m.per_segment = static_cast<unsigned>(whole + (rest < step ? rest : step));
+  m.groups_per_segment_log2 = static_cast<unsigned>(lay.log2_size - r.bits);
+  m.count = static_cast<unsigned long long>(m.per_segment) * lay.segments;
+  return m;
+}
+HIPAMP_HOST_DEVICE inline unsigned group_index(const group_map& m, unsigned t) noexcept {
+  const unsigned segment = t / m.per_segment;
+  return (segment << m.groups_per_segment_log2) + (t - segment * m.per_segment);
+}
+
+// ---- memory adapters -----------------------------------------------------------------------
+
+// Elements in global memory: one array, positions mapped through the layout.
+template <class T>
+struct array_memory {
+  T* data;
+  layout lay;
+  HIPAMP_HOST_DEVICE std::size_t at(unsigned q) const noexcept { return lay.real(q); }
+  HIPAMP_HOST_DEVICE std::size_t next(std::size_t a, unsigned step) const noexcept {
+    return a + step;
+  }
+  HIPAMP_HOST_DEVICE T load(std::size_t a) const { return data[a]; }
+  HIPAMP_HOST_DEVICE void store(std::size_t a, const T& e) const { data[a] = e; }
+};
+
+// Key-value pairs sorted together by key, in two arrays.
+template <class K, class V>
+struct key_value {
+  K key;
+  V value;
+};
+template <class Less>
+struct by_key {
+  Less less;
+  HIPAMP_NO_EXEC_CHECK
+  template <class P>
+  HIPAMP_HOST_DEVICE bool operator()(const P& a, const P& b) const {
+    return less(a.key, b.key);
+  }
+};
+// Ties ordered by the value, which holds the original index: a stable sort.
+template <class Less>
+struct by_key_then_index {
+  Less less;
+  HIPAMP_NO_EXEC_CHECK
+  template <class P>
+  HIPAMP_HOST_DEVICE bool operator()(const P& a, const P& b) const {
+    if (less(a.key, b.key)) return true;
+    if (less(b.key, a.key)) return false;
+    return a.value < b.value;
+  }
+};
+template <class K, class V>
+struct pair_memory {
+  K* keys;
+  V* values;
+  layout lay;
+  HIPAMP_HOST_DEVICE std::size_t at(unsigned q) const noexcept { return lay.real(q); }
+  HIPAMP_HOST_DEVICE std::size_t next(std::size_t a, unsigned step) const noexcept {
+    return a + step;
+  }
+  HIPAMP_HOST_DEVICE key_value<K, V> load(std::size_t a) const { return {keys[a], values[a]}; }
+  HIPAMP_HOST_DEVICE void store(std::size_t a, const key_value<K, V>& e) const {
+    keys[a] = e.key;
+    values[a] = e.value;
+  }
+};
+
+// A tile in shared memory, with one pad slot after every 2^shift elements so that the
+// rounds' accesses are free of bank conflicts (see for_each_tile_round): a warp's access is
+// served 128 bytes at a time, so 4-, 8- and 16-byte elements pad every 32, 16 and 8
+// elements; other sizes every 32 (12-byte elements: 3 words, coprime with the 32 banks).
+constexpr int pad_shift_for_bytes(std::size_t bytes) noexcept {
+  return bytes == 8 ? 4 : bytes == 16 ? 3 : 5;
+}
+HIPAMP_HOST_DEVICE constexpr unsigned padded(unsigned i, int shift) noexcept {
+  return i + (i >> shift);
+}
+constexpr unsigned padded_tile_size(int log2_tile, std::size_t bytes) noexcept {
+  return padded(1u << log2_tile, pad_shift_for_bytes(bytes));
+}
+template <class E>
+struct tile_memory {
+  static constexpr int shift = pad_shift_for_bytes(sizeof(E));
+  E* tile;
+  HIPAMP_HOST_DEVICE static constexpr unsigned slot(unsigned i) noexcept {
+    return padded(i, shift);
+  }
+  HIPAMP_HOST_DEVICE unsigned at(unsigned q) const noexcept { return q; }
+  HIPAMP_HOST_DEVICE unsigned next(unsigned a, unsigned step) const noexcept { return a + step; }
+  HIPAMP_HOST_DEVICE E load(unsigned a) const { return tile[slot(a)]; }
+  HIPAMP_HOST_DEVICE void store(unsigned a, const E& e) const { tile[slot(a)] = e; }
+};
+
+}  // namespace hipamp::detail::bitonic

@@ -1,0 +1,229 @@
+// The sort's device-independent pieces, on the host:
+//  - the GPU bitonic schedule (detail/bitonic_network.hpp) replayed pass by pass exactly as
+//    the kernels run it, tile by tile and thread by thread, with every round checked for
+//    two groups touching one element (a race on the GPU);
+//  - the CPU device's SIMD kernels on every instruction set this CPU supports;
+//  - the float order's bijection.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include <hipamp/detail/bitonic_network.hpp>
+#include <hipamp/fallback/sort_cpu.hpp>
+
+#include "support.hpp"
+
+namespace bn = hipamp::detail::bitonic;
+
+namespace {
+
+// Replays bn::run_schedule on host memory the way the GPU kernels execute it.
+class schedule_replay {
+ public:
+  schedule_replay(std::vector<int>& data, const bn::layout& lay, const bn::tile_shape& shape)
+      : data_(data), lay_(lay), shape_(shape), last_touch_(data.size(), 0) {}
+
+  bool raced() const { return raced_; }
+
+  // As tile_kernel: load the tile's existing elements, run the rounds (each thread its
+  // groups), store them back.
+  void tile_pass(int s_first, int s_last) {
+    const bn::tile_map tiles = bn::map_tiles(lay_, shape_.log2_tile);
+    const unsigned tile_size = 1u << shape_.log2_tile;
+    for (unsigned t = 0; t < tiles.count; ++t) {
+      const unsigned start = bn::tile_start(tiles, lay_, shape_.log2_tile, t);
+      std::vector<int> tile(bn::padded_tile_size(shape_.log2_tile, sizeof(int)), poison);
+      for (unsigned i = 0; i < tile_size; ++i) {
+        if (lay_.exists(start + i))
+          tile[bn::tile_memory<int>::slot(i)] = data_[lay_.real(start + i)];
+      }
+      const bn::tile_memory<int> local{tile.data()};
+      bn::for_each_tile_round(
+          s_first, s_last, shape_.log2_tile, shape_.k, [&](const bn::round_spec& r) {
+            std::vector<int> owner(tile_size, -1);
+            const unsigned groups = tile_size >> r.bits;
+            for (unsigned thread = 0; thread < static_cast<unsigned>(shape_.threads); ++thread) {
+              for (unsigned g = thread; g < groups; g += static_cast<unsigned>(shape_.threads)) {
+                const bn::group grp = bn::group_at(g, r);
+                for (unsigned j = 0; j < (1u << (r.bits - 1)); ++j) {
+                  for (unsigned q :
+                       {grp.lower + (j << grp.log2_step), grp.upper + (j << grp.log2_step)}) {
+                    if (q >= tile_size || owner[q] != -1) raced_ = true;
+                    if (q < tile_size) owner[q] = static_cast<int>(g);
+                  }
+                }
+                bn::run_group_dynamic<5, int>(local, lay_, r, g, start, std::less<int>());
+              }
+            }
+          });
+      for (unsigned i = 0; i < tile_size; ++i) {
+        if (lay_.exists(start + i))
+          data_[lay_.real(start + i)] = tile[bn::tile_memory<int>::slot(i)];
+      }
+    }
+  }
+
+  // As global_round_kernel: one group per launched thread.
+  void global_round(const bn::round_spec& r) {
+    ++epoch_;
+    const bn::group_map groups = bn::map_groups(lay_, r);
+    const tracked memory{data_.data(), lay_, this};
+    for (unsigned long long t = 0; t < groups.count; ++t) {
+      bn::run_group_dynamic<5, int>(
+          memory, lay_, r, bn::group_index(groups, static_cast<unsigned>(t)), 0, std::less<int>());
+    }
+  }
+
+  static constexpr int poison = -123456789;
+
+ private:
+  // Global memory that notices an element loaded twice in one round.
+  struct tracked {
+    int* data;
+    bn::layout lay;
+    schedule_replay* self;
+    std::size_t at(unsigned q) const { return lay.real(q); }
+    std::size_t next(std::size_t a, unsigned step) const { return a + step; }
+    int load(std::size_t a) const {
+      if (self->last_touch_[a] == self->epoch_) self->raced_ = true;
+      self->last_touch_[a] = self->epoch_;
+      return data[a];
+    }
+    void store(std::size_t a, int e) const { data[a] = e; }
+  };
+
+  std::vector<int>& data_;
+  bn::layout lay_;
+  bn::tile_shape shape_;
+  std::vector<int> last_touch_;
+  int epoch_ = 0;
+  bool raced_ = false;
+};
+
+void check_schedule(const bn::tile_shape& shape, unsigned length, unsigned rows, unsigned gap) {
+  INFO("tile 2^" << shape.log2_tile << ", 2^" << shape.k << " per thread, " << rows << " rows of "
+                 << length << ", gap " << gap);
+  const std::size_t pitch = length + gap;
+  std::vector<int> data(pitch * rows, schedule_replay::poison);
+  for (unsigned r = 0; r < rows; ++r) {
+    for (unsigned i = 0; i < length; ++i) {
+      data[r * pitch + i] = static_cast<int>(hipamp_test::rng()() % (length / 2 + 2));
+    }
+  }
+  std::vector<int> expected = data;
+  for (unsigned r = 0; r < rows; ++r) {
+    std::stable_sort(expected.begin() + static_cast<std::ptrdiff_t>(r * pitch),
+                     expected.begin() + static_cast<std::ptrdiff_t>(r * pitch + length));
+  }
+  schedule_replay replay(data, bn::make_layout(length, rows, pitch), shape);
+  bn::run_schedule(bn::make_layout(length, rows, pitch), shape, replay);
+  CHECK_FALSE(replay.raced());
+  CHECK(data == expected);  // gaps between rows untouched too
+}
+
+}  // namespace
+
+TEST_CASE("bitonic schedule: small tiles force many global rounds", "[sort][network]") {
+  const bn::tile_shape small_shapes[] = {{1, 1, 1}, {2, 3, 2}, {2, 4, 4}, {3, 5, 4}, {5, 7, 4}};
+  for (const bn::tile_shape& shape : small_shapes) {
+    for (unsigned length : {1u, 2u, 3u, 5u, 8u, 31u, 33u, 100u, 255u, 256u, 257u, 1000u, 4097u}) {
+      for (unsigned rows : {1u, 3u, 7u}) {
+        check_schedule(shape, length, rows, 0);
+        check_schedule(shape, length, rows, 5);
+      }
+    }
+  }
+}
+
+TEST_CASE("bitonic schedule: the GPU's tile shapes", "[sort][network]") {
+  for (std::size_t bytes : {4, 8, 12, 16, 32}) {
+    const bn::tile_shape shape = bn::shape_for_bytes(bytes);
+    CHECK(shape.threads >= 32);
+    CHECK((shape.threads << shape.k) == (1 << shape.log2_tile));
+    CHECK((std::size_t(bn::padded_tile_size(shape.log2_tile, bytes)) * bytes) <= 48u * 1024u);
+    for (unsigned length : {2u, 257u, 8191u, 8193u, 20001u}) check_schedule(shape, length, 1, 0);
+    check_schedule(shape, 70001, 1, 0);
+    check_schedule(shape, 300, 37, 3);
+  }
+}
+
+TEST_CASE("bitonic schedule: launches only what holds existing elements", "[sort][network]") {
+  const bn::tile_shape shape = bn::shape_for_bytes(4);
+  const bn::layout exact = bn::make_layout(1u << 20, 1, 1u << 20);
+  const bn::layout one_more = bn::make_layout((1u << 20) + 1, 1, (1u << 20) + 1);
+  CHECK(bn::map_tiles(exact, shape.log2_tile).count == (1u << 20) >> shape.log2_tile);
+  CHECK(bn::map_tiles(one_more, shape.log2_tile).count == ((1u << 20) >> shape.log2_tile) + 1);
+  // The last stage of 2^20 + 1 elements: its mirror round launches the groups of the lower
+  // half (whose partners mostly do not exist), not the 2^21 / 2^bits of the virtual size.
+  bn::for_each_global_round(21, shape.log2_tile, shape.k, [&](const bn::round_spec& r) {
+    const bn::group_map groups = bn::map_groups(one_more, r);
+    const unsigned long long virtual_groups = (1ull << 21) >> r.bits;
+    if (r.mirror) CHECK(groups.count == virtual_groups);  // every lower half exists
+    if (!r.mirror) CHECK(groups.count == virtual_groups / 2 + 1);
+  });
+}
+
+TEST_CASE("CPU sort kernels: every supported instruction set", "[sort][cpu]") {
+  using hipamp::fallback::simd_level;
+  for (simd_level level :
+       {simd_level::portable, simd_level::baseline, simd_level::avx2, simd_level::avx512}) {
+    if (!hipamp::fallback::simd_level_supported(level)) continue;
+    for (std::size_t n :
+         {std::size_t(2), std::size_t(3), std::size_t(15), std::size_t(17), std::size_t(1000),
+          std::size_t(4095), std::size_t(8193), std::size_t(100001)}) {
+      INFO(hipamp::fallback::to_string(level) << ", n = " << n);
+      auto keys32 = hipamp_test::random_vector<std::uint32_t>(
+          n, 0, std::numeric_limits<std::uint32_t>::max());
+      auto keys64 = hipamp_test::random_vector<std::uint64_t>(
+          n, 0, n % 2 ? 9 : std::numeric_limits<std::uint64_t>::max());
+      auto expected32 = keys32;
+      auto expected64 = keys64;
+      std::sort(expected32.begin(), expected32.end());
+      std::sort(expected64.begin(), expected64.end());
+      hipamp::fallback::sort_unsigned(keys32.data(), n, 1, level);
+      hipamp::fallback::sort_unsigned(keys64.data(), n, 1, level);
+      CHECK(keys32 == expected32);
+      CHECK(keys64 == expected64);
+    }
+    // Rows, one per thread.
+    auto rows = hipamp_test::random_vector<std::uint32_t>(53 * 700, 0, 1000);
+    auto expected = rows;
+    for (int r = 0; r < 53; ++r)
+      std::sort(expected.begin() + r * 700, expected.begin() + (r + 1) * 700);
+    hipamp::fallback::sort_unsigned(rows.data(), 700, 53, level);
+    CHECK(rows == expected);
+  }
+}
+
+TEST_CASE("sort order: ordered_bits is an order-preserving bijection", "[sort]") {
+  using hipamp::detail::from_ordered_bits;
+  using hipamp::detail::ordered_bits;
+  // Every float class, in the documented order.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> in_order = {-inf,   -1e30f, -1.f,  -1e-40f, -0.f, 0.f,
+                                       1e-40f, 1.f,    1e30f, inf,     nan,  -nan};
+  for (std::size_t i = 0; i + 1 < in_order.size(); ++i) {
+    INFO("element " << i);
+    CHECK(ordered_bits(in_order[i]) < ordered_bits(in_order[i + 1]));
+    CHECK(hipamp::ascending{}(in_order[i], in_order[i + 1]));
+    CHECK(hipamp::descending{}(in_order[i + 1], in_order[i]));
+  }
+  // Round trips, bit for bit, on random bit patterns (NaN payloads included).
+  for (int t = 0; t < 20000; ++t) {
+    const std::uint32_t bits32 = static_cast<std::uint32_t>(hipamp_test::rng()());
+    const std::uint64_t bits64 = (std::uint64_t(hipamp_test::rng()()) << 32) | hipamp_test::rng()();
+    float f;
+    double d;
+    std::memcpy(&f, &bits32, 4);
+    std::memcpy(&d, &bits64, 8);
+    const float f2 = from_ordered_bits<float>(ordered_bits(f));
+    const double d2 = from_ordered_bits<double>(ordered_bits(d));
+    CHECK(std::memcmp(&f, &f2, 4) == 0);
+    CHECK(std::memcmp(&d, &d2, 8) == 0);
+    const int i = static_cast<int>(bits32);
+    CHECK(from_ordered_bits<int>(ordered_bits(i)) == i);
+  }
+}
