@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <sstream>
@@ -82,9 +83,14 @@ bool same_bits(T a, T b) {
 
 // Runs f and g (two spellings of one function) in a kernel over `inputs` and compares f with
 // the reference; g must give the very same bits.
-template <class T, class F, class G, class Ref>
+// The reference is a std::function: nvcc rejects a host lambda's local type as a template
+// argument of a function that defines a kernel lambda.
+using reference_1 = std::function<long double(long double)>;
+using reference_2 = std::function<long double(long double, long double)>;
+
+template <class T, class F, class G>
 void check_1(const hx::accelerator_view& av, const char* name, const std::vector<T>& inputs,
-             double ulps, double abs_tol, F f, G g, Ref ref) {
+             double ulps, double abs_tol, F f, G g, const reference_1& ref) {
   const int n = static_cast<int>(inputs.size());
   std::vector<T> out(inputs.size(), std::numeric_limits<T>::quiet_NaN()), out2 = out;
   hx::array_view<const T, 1> in(n, inputs);
@@ -115,9 +121,9 @@ void check_1(const hx::accelerator_view& av, const char* name, const std::vector
   CHECK(differ == 0);
 }
 
-template <class T, class F, class G, class Ref>
+template <class T, class F, class G>
 void check_2(const hx::accelerator_view& av, const char* name, const std::vector<T>& xs,
-             const std::vector<T>& ys, double ulps, double abs_tol, F f, G g, Ref ref) {
+             const std::vector<T>& ys, double ulps, double abs_tol, F f, G g, const reference_2& ref) {
   const int n = static_cast<int>(xs.size());
   std::vector<T> out(xs.size(), std::numeric_limits<T>::quiet_NaN()), out2 = out;
   hx::array_view<const T, 1> x(n, xs), y(n, ys);

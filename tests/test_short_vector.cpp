@@ -169,10 +169,12 @@ void check_operators_on(const hipamp::accelerator_view& av) {
   av_out.discard_data();
   hipamp::parallel_for_each(av, av_a.extent, [=] HIPAMP_RESTRICT(hipamp::index<1> idx) {
     const int i = idx[0];
+    // Captured outside the constexpr-if: nvcc cannot first-capture a variable inside one.
+    [[maybe_unused]] const int bit_shift = shift;
     for (int op = 0; op < arithmetic_ops; ++op) av_out(op, i) = arithmetic(op, av_a[i], av_b[i], s);
-    if constexpr (is_bitwise) {
+    if constexpr (std::is_integral<T>::value) {
       for (int op = 0; op < bitwise_ops; ++op) {
-        av_out(arithmetic_ops + op, i) = bitwise(op, av_a[i], av_b[i], shift);
+        av_out(arithmetic_ops + op, i) = bitwise(op, av_a[i], av_b[i], bit_shift);
       }
     }
   });
