@@ -4,6 +4,8 @@
 #                                               # suite (plain, emulated device, [.large]),
 #                                               # compute-sanitizer, the demo
 #   bash scripts/gpu_verify.sh bench            # every benchmark, JSON + ratio tables
+#   bash scripts/gpu_verify.sh tests-then-bench # build, the two test runs, then the benchmarks
+#                                               # named in BENCHES (BENCH_FILTER, one repetition)
 # Everything lands in $OUT (one tarball plus a summary), and a short table is printed last.
 set -uo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,7 +43,7 @@ if [ "$phase" = "build-and-test" ]; then
   } | tee "$LOGS/machine.txt"
   step configure 120 "$LOGS/build.log" cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 || { tail -30 "$LOGS/build.log"; exit 1; }
-  step build 330 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" -k 0 \
+  step build 330 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0 \
     || grep -E "error|FAILED" "$LOGS/build.log" | head -30
   T="$BUILD/tests/hipamp_tests"
   step "tests" 150 "$LOGS/tests.log" "$T"
@@ -61,6 +63,24 @@ if [ "$phase" = "build-and-test" ]; then
   grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS/sanitizers.log"
   grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
   echo "---- demo"; sed -n '1,40p' "$LOGS/demo.log"
+elif [ "$phase" = "tests-then-bench" ]; then
+  [ -f "$BUILD/build.ninja" ] || cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >"$LOGS/build.log" 2>&1
+  step build 300 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
+  T="$BUILD/tests/hipamp_tests"
+  step "tests" 150 "$LOGS/tests.log" "$T"
+  step "tests, emulated discrete device default" 150 "$LOGS/tests_emulated.log" \
+    env HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated "$T"
+  for f in tests tests_emulated; do
+    echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
+  done
+  grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -40
+  for b in ${BENCHES:-bench_gemm bench_reduce}; do
+    step "$b" "${BENCH_LIMIT:-200}" "$LOGS/$b.log" "$BUILD/benchmarks/$b" \
+      --benchmark_filter="${BENCH_FILTER:-gpu}" --benchmark_out="$LOGS/$b.json" --benchmark_out_format=json
+    grep -E "^gpu" "$LOGS/$b.log" | cut -c1-220
+  done
+  cp "$LOGS"/*.json "$OUT/" 2>/dev/null
 else
   cmake --build "$BUILD" -j "$(nproc)" >/dev/null 2>&1 || note "rebuild failed"
   for b in bench_gpu_runtime bench_gemm bench_reduce bench_sort bench_simple_model bench_tiled; do

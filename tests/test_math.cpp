@@ -448,6 +448,14 @@ TEST_CASE("math functions with several results, integer results or special value
       dout.synchronize();
       io.synchronize();
       int bad = 0;
+      std::ostringstream first_bad;
+      // Counts a failed check and remembers the first one, naming the function and input.
+      auto tally = [&](bool failed, const char* what, int i) {
+        if (failed && bad++ == 0) {
+          first_bad.precision(17);
+          first_bad << what << " at x=" << xs[std::size_t(i)] << " y=" << ys[std::size_t(i)];
+        }
+      };
       for (int i = 0; i < n; ++i) {
         const float xf = xs[std::size_t(i)], yf = ys[std::size_t(i)];
         const double xd = static_cast<double>(xf) * 1.000001, yd = yf;
@@ -458,21 +466,21 @@ TEST_CASE("math functions with several results, integer results or special value
         const float* fr = &f[std::size_t(i) * 8];
         const double* dr = &d[std::size_t(i) * 8];
         const int* ir = &ints[std::size_t(i) * 6];
-        bad += fr[0] != std::frexp(xf, &ex) || ir[0] != ex;
-        bad += fr[1] != std::modf(xf, &ip) || fr[2] != ip;
-        bad += fr[3] != std::ldexp(xf, ei) || fr[4] != std::scalbn(xf, ei);
-        bad += fr[5] != std::remquo(xf, yf, &q) || (ir[1] & 7) != (q & 7) || (ir[1] < 0) != (q < 0);
-        bad += !close_enough(fr[6], std::sin(static_cast<long double>(xf)), 2, 0);
-        bad += !close_enough(fr[7], std::cos(static_cast<long double>(xf)), 2, 0);
-        bad += dr[0] != std::frexp(xd, &exd) || ir[2] != exd;
-        bad += dr[1] != std::modf(xd, &ipd) || dr[2] != ipd;
-        bad += dr[3] != std::ldexp(xd, ei) || dr[4] != std::ldexp(xd, ei);
-        bad +=
-            dr[5] != std::remquo(xd, yd, &qd) || (ir[3] & 7) != (qd & 7) || (ir[3] < 0) != (qd < 0);
-        bad += !close_enough(dr[6], std::sin(static_cast<long double>(xd)), 2, 0);
-        bad += !close_enough(dr[7], std::cos(static_cast<long double>(xd)), 2, 0);
-        bad += ir[4] != std::ilogb(xf) || ir[5] != std::ilogb(xd);
+        tally(fr[0] != std::frexp(xf, &ex) || ir[0] != ex, "frexpf", i);
+        tally(fr[1] != std::modf(xf, &ip) || fr[2] != ip, "modff", i);
+        tally(fr[3] != std::ldexp(xf, ei) || fr[4] != std::scalbn(xf, ei), "ldexpf/scalbnf", i);
+        tally(fr[5] != std::remquo(xf, yf, &q) || (ir[1] & 7) != (q & 7) || (ir[1] < 0) != (q < 0), "remquof", i);
+        tally(!close_enough(fr[6], std::sin(static_cast<long double>(xf)), 2, 0), "sinf", i);
+        tally(!close_enough(fr[7], std::cos(static_cast<long double>(xf)), 2, 0), "cosf", i);
+        tally(dr[0] != std::frexp(xd, &exd) || ir[2] != exd, "frexp", i);
+        tally(dr[1] != std::modf(xd, &ipd) || dr[2] != ipd, "modf", i);
+        tally(dr[3] != std::ldexp(xd, ei) || dr[4] != std::ldexp(xd, ei), "ldexp", i);
+        tally(dr[5] != std::remquo(xd, yd, &qd) || (ir[3] & 7) != (qd & 7) || (ir[3] < 0) != (qd < 0), "remquo", i);
+        tally(!close_enough(dr[6], std::sin(static_cast<long double>(xd)), 2, 0), "sin", i);
+        tally(!close_enough(dr[7], std::cos(static_cast<long double>(xd)), 2, 0), "cos", i);
+        tally(ir[4] != std::ilogb(xf) || ir[5] != std::ilogb(xd), "ilogb", i);
       }
+      INFO(first_bad.str());
       CHECK(bad == 0);
     }
     SECTION("classification, nan and scalb on special values") {
