@@ -267,6 +267,9 @@ void gpu_reduce_sum(benchmark::State& state, const hx::accelerator& gpu) {
   BENCH_CUDA_CHECK(cub::DeviceReduce::Sum(temp.as<void>(), temp_bytes, cub_in.as<const T>(),
                                           cub_out.as<T>(), static_cast<int>(n), stream));
   T cub_value{};
+  // CUB ran on the accelerator_view's stream, which does not synchronise with the legacy
+  // default stream that cudaMemcpy uses: wait for it first.
+  BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
   BENCH_CUDA_CHECK(cudaMemcpy(&cub_value, cub_out.as<T>(), sizeof(T), cudaMemcpyDeviceToHost));
   if (!same_result(ours_value, cub_value, n)) {
     state.SkipWithError("hipamp and CUB disagree");
@@ -304,6 +307,7 @@ void gpu_inclusive_scan(benchmark::State& state, const hx::accelerator& gpu) {
                                                  cub_out.as<T>(), static_cast<int>(n), stream));
   std::vector<T> ours(n), theirs(n);
   hx::copy(output, ours.begin());
+  BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));  // CUB's stream is non-blocking
   BENCH_CUDA_CHECK(
       cudaMemcpy(theirs.data(), cub_out.as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
   for (std::size_t i = 0; i < n; i += 1 + n / 4099) {
