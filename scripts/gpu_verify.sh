@@ -75,10 +75,12 @@ elif [ "$phase" = "tests-then-bench" ]; then
     echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
   done
   grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -40
-  for b in ${BENCHES:-bench_gemm bench_reduce}; do
-    step "$b" "${BENCH_LIMIT:-200}" "$LOGS/$b.log" "$BUILD/benchmarks/$b" \
-      --benchmark_filter="${BENCH_FILTER:-gpu}" --benchmark_out="$LOGS/$b.json" --benchmark_out_format=json
-    grep -E "^gpu" "$LOGS/$b.log" | cut -c1-220
+  # BENCHES: entries name[:filter[:limit_seconds]]
+  for entry in ${BENCHES:-bench_gemm:gpu bench_reduce:gpu}; do
+    IFS=: read -r b filter limit <<<"$entry"
+    step "$b" "${limit:-200}" "$LOGS/$b.log" "$BUILD/benchmarks/$b" --benchmark_filter="${filter:-.}" \
+      ${BENCH_ARGS:-} --benchmark_out="$LOGS/$b.json" --benchmark_out_format=json
+    grep -E "^(gpu|saxpy|stencil)" "$LOGS/$b.log" | cut -c1-260
   done
   cp "$LOGS"/*.json "$OUT/" 2>/dev/null
 else
