@@ -188,7 +188,7 @@ void parallel_for_each_tile(const accelerator_view& av, const tiled_extent<D0, D
 
 template <int D0, int D1, int D2, class TileKernel>
 void parallel_for_each_tile(const tiled_extent<D0, D1, D2>& domain, const TileKernel& kernel) {
-  parallel_for_each_tile(accelerator::get_auto_selection_view(), domain, kernel);
+  parallel_for_each_tile(detail::auto_selection_view(), domain, kernel);
 }
 
 }  // namespace hipamp

@@ -31,6 +31,19 @@ void check_compute_domain(const extent<N>& domain) {
   }
 }
 
+// C++ AMP's auto-selection (parallel_for_each without an accelerator_view) picks the default
+// accelerator. A translation unit compiled by a host compiler can run kernels only on the CPU
+// device, so there auto-selection picks the CPU device rather than fail on the GPU.
+inline accelerator_view auto_selection_view() {
+#if HIPAMP_GPU_TRANSLATION_UNIT || HIPAMP_BACKEND_CPU
+  return accelerator::get_auto_selection_view();
+#else
+  accelerator_view preferred = accelerator::get_auto_selection_view();
+  if (preferred.runs_on_cpu()) return preferred;
+  return accelerator(accelerator::cpu_accelerator).get_default_view();
+#endif
+}
+
 template <int N, class Kernel>
 event_ptr launch_simple(const accelerator_view& av, const extent<N>& domain, const Kernel& kernel) {
   if (av.runs_on_cpu()) {
@@ -61,7 +74,7 @@ void parallel_for_each(const accelerator_view& av, const extent<N>& domain, cons
 
 template <int N, class Kernel>
 void parallel_for_each(const extent<N>& domain, const Kernel& kernel) {
-  parallel_for_each(accelerator::get_auto_selection_view(), domain, kernel);
+  parallel_for_each(detail::auto_selection_view(), domain, kernel);
 }
 
 }  // namespace hipamp

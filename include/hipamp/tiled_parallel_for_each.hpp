@@ -161,7 +161,7 @@ void parallel_for_each(const accelerator_view& av, const tiled_extent<D0, D1, D2
 
 template <int D0, int D1, int D2, class Kernel>
 void parallel_for_each(const tiled_extent<D0, D1, D2>& domain, const Kernel& kernel) {
-  parallel_for_each(accelerator::get_auto_selection_view(), domain, kernel);
+  parallel_for_each(detail::auto_selection_view(), domain, kernel);
 }
 
 }  // namespace hipamp
