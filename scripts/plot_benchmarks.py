@@ -181,6 +181,65 @@ def update_markdown(path, sections):
         f.write(head + BEGIN + "\n" + body + "\n" + END + tail)
 
 
+# Benchmarks that time hipamp and its peer inside one run report them as counters instead:
+# hipamp_<unit> beside <peer>_<unit> (cub_us, peer_ms, cuda_TFLOPS, ...). Units where larger is
+# better are throughputs; the others are times.
+COUNTER_UNITS = {"us": False, "ms": False, "GBps": True, "TFLOPS": True, "GFLOPS": True}
+
+
+def counter_pairs(path):
+    """{family: [(args, hipamp, {peer: value}, higher_is_better, unit)]} from counter benchmarks."""
+    with open(path) as f:
+        doc = json.load(f)
+    families = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("error_occurred") or (b.get("run_type") == "aggregate" and
+                                        b.get("aggregate_name") != "median"):
+            continue
+        name = NAME_SUFFIXES.sub("", b.get("run_name", b["name"]))
+        family, _, args = name.partition("/")
+        for unit, higher in COUNTER_UNITS.items():
+            ours = b.get("hipamp_" + unit)
+            if not isinstance(ours, (int, float)) or ours <= 0:
+                continue
+            peers = {k[: -len(unit) - 1]: v for k, v in b.items()
+                     if k.endswith("_" + unit) and not k.startswith(("hipamp_", "single_"))
+                     and isinstance(v, (int, float)) and v > 0}
+            if peers:
+                families.setdefault(family, []).append((args or "-", ours, peers, higher, unit))
+            break
+    return families
+
+
+def plot_counters(path, family, rows, out_dir, plt):
+    """Grouped bars of hipamp beside each peer; each peer bar labelled peer/hipamp speed."""
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(rows) + 2), 4))
+    peers = sorted({p for _, _, ps, _, _ in rows for p in ps})
+    width = 0.8 / (1 + len(peers))
+    unit = rows[0][4]
+    for i, (args, ours, ps, higher, _) in enumerate(rows):
+        ax.bar(i, ours, width, color="tab:blue", label="hipamp" if i == 0 else None)
+        for j, peer in enumerate(peers):
+            if peer not in ps:
+                continue
+            x = i + (j + 1) * width
+            ax.bar(x, ps[peer], width, color="C%d" % (j + 1), label=peer if i == 0 else None)
+            ratio = ours / ps[peer] if higher else ps[peer] / ours
+            ax.text(x, ps[peer], "%.2f" % ratio, ha="center", va="bottom", fontsize=7)
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(rows))])
+    ax.set_xticklabels([r[0] for r in rows], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel(unit + (" (higher is better)" if rows[0][3] else " (lower is better)"))
+    ax.set_title("%s: hipamp beside its peers (labels: hipamp speed / peer speed)" % family,
+                 fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    base = os.path.splitext(os.path.basename(path))[0]
+    png = os.path.join(out_dir, "%s__%s.png" % (base, re.sub(r"[^A-Za-z0-9_.-]", "_", family)))
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+    return png
+
+
 def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(here)
@@ -214,7 +273,15 @@ def main(argv=None):
         for name in result.unpaired:
             print("plot_benchmarks: %s: %s has no hipamp counterpart; not plotted" % (path, name),
                   file=sys.stderr)
-        if not result.works:
+        counters = {} if result.works else counter_pairs(path)
+        for family, rows in sorted(counters.items()):
+            png = plot_counters(path, family, rows, args.out, plt)
+            print(png)
+            if args.markdown:
+                rel = os.path.relpath(png, os.path.dirname(os.path.abspath(args.markdown)))
+                sections += ["### %s (%s)" % (family, os.path.basename(path)), "",
+                             "%s" % result.machine(), "", "![%s](%s)" % (family, rel), ""]
+        if not result.works and not counters:
             print("plot_benchmarks: %s: no <work>_hipamp/<args> benchmarks" % path, file=sys.stderr)
         for work in sorted(result.works):
             entry = result.works[work]
