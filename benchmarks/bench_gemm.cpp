@@ -360,8 +360,14 @@ void gpu_sgemm(benchmark::State& state) {
 }
 // A fixed number of iterations: each one times every variant over a batch of calls and reports
 // the per-call time, so letting Google Benchmark aim for a minimum time would run for minutes.
-BENCHMARK(gpu_sgemm)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->Iterations(7)->UseManualTime()->Unit(
-    benchmark::kMillisecond);
+BENCHMARK(gpu_sgemm)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Arg(4096)
+    ->Arg(8192)
+    ->Iterations(7)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 #if HIPAMP_BENCH_HAS_TILED
 constexpr int seed_tile = 16;

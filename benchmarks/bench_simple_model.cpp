@@ -22,7 +22,8 @@ std::vector<float> random_floats(std::size_t n, unsigned seed) {
 }
 
 const hx::accelerator_view& cpu_view() {
-  static const hx::accelerator_view view = hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
+  static const hx::accelerator_view view =
+      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
   return view;
 }
 

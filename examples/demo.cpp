@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "workloads/matrix_multiply.hpp"
+#include "workloads/nbody.hpp"
 #include "workloads/reduction.hpp"
 #include "workloads/sort.hpp"
-#include "workloads/nbody.hpp"
 #include "workloads/vector_add.hpp"
 
 namespace {
@@ -58,7 +58,8 @@ int main() {
   bool all_ok = true;
   for (const hipamp::accelerator& acc : demo_accelerators()) {
     for (const workload& w : workloads()) {
-      std::fprintf(stderr, "running %s on %s...\n", w.name, demo::narrow(acc.get_device_path()).c_str());
+      std::fprintf(stderr, "running %s on %s...\n", w.name,
+                   demo::narrow(acc.get_device_path()).c_str());
       std::vector<demo::result> rows;
       try {
         rows = w.run(acc.get_default_view());

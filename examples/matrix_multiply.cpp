@@ -21,7 +21,6 @@ namespace hx = hipamp;
 
 namespace seed {
 
-
 struct outcome {
   bool ok = true;
 };

@@ -158,8 +158,8 @@ inline std::vector<result> run_matrix_multiply(const hipamp::accelerator_view& a
     const double error = seed::mismatch(c, serial, k);
     r.ok = error <= 1.0;
     char note[64];
-    std::snprintf(note, sizeof note, "%.1f GFLOP/s, err %.2g of bound", 2.0 * m * k * n / r.seconds * 1e-9,
-                  error);
+    std::snprintf(note, sizeof note, "%.1f GFLOP/s, err %.2g of bound",
+                  2.0 * m * k * n / r.seconds * 1e-9, error);
     r.note = note;
     rows.push_back(r);
   };
@@ -169,7 +169,8 @@ inline std::vector<result> run_matrix_multiply(const hipamp::accelerator_view& a
   add("tile_static 16x16",
       [&](std::vector<float>& c) { seed::multiply_tiled_shared(av, a, b, c, m, k, n); });
 #endif
-  add("hipamp::matmul", [&](std::vector<float>& c) { seed::multiply_library(av, a, b, c, m, k, n); });
+  add("hipamp::matmul",
+      [&](std::vector<float>& c) { seed::multiply_library(av, a, b, c, m, k, n); });
   return rows;
 }
 

@@ -56,7 +56,8 @@ inline std::vector<result> run_sort(const hipamp::accelerator_view& av) {
     const int n = 1 << 20;
     std::vector<my_type> input(n);
     std::uniform_int_distribution<unsigned> key(0, 1u << 16);
-    for (my_type& e : input) e = my_type{static_cast<float>(rng() % 1000), key(rng), static_cast<int>(rng() % 100)};
+    for (my_type& e : input)
+      e = my_type{static_cast<float>(rng() % 1000), key(rng), static_cast<int>(rng() % 100)};
     std::vector<my_type> expected = input;
     std::stable_sort(expected.begin(), expected.end(),
                      [](const my_type& a, const my_type& b) { return a.y < b.y; });

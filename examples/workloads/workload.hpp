@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include <hipamp/hipamp.hpp>
 
@@ -27,7 +27,8 @@ double median_seconds(int reps, Work&& work) {
   for (int r = 0; r < reps; ++r) {
     const auto start = std::chrono::steady_clock::now();
     work();
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];

@@ -40,7 +40,8 @@ class array {
   array(int e0, int e1, int e2, const accelerator_view& av)
       : array(hipamp::extent<3>(e0, e1, e2), av) {}
   // Staging arrays of C++ AMP: hipamp places the array on `av` and ignores the association.
-  array(const hipamp::extent<N>& ext, const accelerator_view& av, const accelerator_view& /*associated*/)
+  array(const hipamp::extent<N>& ext, const accelerator_view& av,
+        const accelerator_view& /*associated*/)
       : array(ext, av) {}
 
   // Filled from an iterator range holding at least ext.size() elements.
@@ -64,12 +65,14 @@ class array {
   array(int e0, InputIt first, InputIt last) : array(hipamp::extent<1>(e0), first, last) {}
   template <class InputIt, int M = N, typename = std::enable_if_t<M == 2>,
             typename = typename std::iterator_traits<InputIt>::iterator_category>
-  array(int e0, int e1, InputIt first, InputIt last) : array(hipamp::extent<2>(e0, e1), first, last) {}
+  array(int e0, int e1, InputIt first, InputIt last)
+      : array(hipamp::extent<2>(e0, e1), first, last) {}
 
   // A copy of a view's data, on `av`.
   explicit array(const array_view<const T, N>& source)
       : array(source, accelerator().get_default_view()) {}
-  array(const array_view<const T, N>& source, const accelerator_view& av) : array(source.extent, av) {
+  array(const array_view<const T, N>& source, const accelerator_view& av)
+      : array(source.extent, av) {
     source.copy_to(view_);
   }
 
@@ -110,19 +113,29 @@ class array {
   T& operator()(const index<N>& idx) { return view_.checked_element(idx); }
   const T& operator()(const index<N>& idx) const { return view_.checked_element(idx); }
   template <int M = N, typename = std::enable_if_t<M == 1>>
-  T& operator()(int i0) { return view_.checked_element(index<1>(i0)); }
+  T& operator()(int i0) {
+    return view_.checked_element(index<1>(i0));
+  }
   template <int M = N, typename = std::enable_if_t<M == 2>>
-  T& operator()(int i0, int i1) { return view_.checked_element(index<2>(i0, i1)); }
+  T& operator()(int i0, int i1) {
+    return view_.checked_element(index<2>(i0, i1));
+  }
   template <int M = N, typename = std::enable_if_t<M == 3>>
-  T& operator()(int i0, int i1, int i2) { return view_.checked_element(index<3>(i0, i1, i2)); }
+  T& operator()(int i0, int i1, int i2) {
+    return view_.checked_element(index<3>(i0, i1, i2));
+  }
   template <int M = N>
-  std::enable_if_t<M == 1, T&> operator[](int i) { return view_.checked_element(index<1>(i)); }
+  std::enable_if_t<M == 1, T&> operator[](int i) {
+    return view_.checked_element(index<1>(i));
+  }
   template <int M = N>
   std::enable_if_t<M == 1, const T&> operator[](int i) const {
     return view_.checked_element(index<1>(i));
   }
   template <int M = N>
-  std::enable_if_t<(M > 1), array_view<T, N - 1>> operator[](int i) { return view_[i]; }
+  std::enable_if_t<(M > 1), array_view<T, N - 1>> operator[](int i) {
+    return view_[i];
+  }
   template <int M = N>
   std::enable_if_t<(M > 1), array_view<const T, N - 1>> operator[](int i) const {
     return const_view()[i];
@@ -179,11 +192,13 @@ class array {
     if (available < static_cast<std::ptrdiff_t>(detail::element_count(extent))) {
       throw runtime_exception("hipamp: array of extent " + detail::to_string(extent) + " needs " +
                               std::to_string(detail::element_count(extent)) +
-                              " elements but the iterator range holds " + std::to_string(available));
+                              " elements but the iterator range holds " +
+                              std::to_string(available));
     }
     view_.discard_data();
     T* host = view_.data();
-    for (std::size_t i = 0, n = detail::element_count(extent); i < n; ++i, ++first) host[i] = *first;
+    for (std::size_t i = 0, n = detail::element_count(extent); i < n; ++i, ++first)
+      host[i] = *first;
   }
   array_view<const T, N> const_view() const { return view_; }
 

@@ -79,7 +79,6 @@ struct view_geometry {
   }
 };
 
-
 }  // namespace detail
 
 template <class T, int N>
@@ -109,7 +108,6 @@ class array_view {
   bool bound_ = false;
 
  public:
-
   // ---- construction ---------------------------------------------------------------------
 
   // Over a container with data() and size() (std::vector, std::array, ...).
@@ -148,7 +146,8 @@ class array_view {
   template <int M = N, typename = std::enable_if_t<M == 2>>
   array_view(int e0, int e1, T* source) : array_view(hipamp::extent<2>(e0, e1), source) {}
   template <int M = N, typename = std::enable_if_t<M == 3>>
-  array_view(int e0, int e1, int e2, T* source) : array_view(hipamp::extent<3>(e0, e1, e2), source) {}
+  array_view(int e0, int e1, int e2, T* source)
+      : array_view(hipamp::extent<3>(e0, e1, e2), source) {}
 
   // With no data source: storage appears where the view is first used.
   explicit array_view(const hipamp::extent<N>& ext) : extent(ext) {
@@ -166,13 +165,14 @@ class array_view {
   explicit array_view(int e0, int e1, int e2) : array_view(hipamp::extent<3>(e0, e1, e2)) {}
 
   // Over an array (array_view<const T> binds to a const array).
-  template <class A, typename = std::enable_if_t<std::is_same<std::remove_const_t<A>,
-                                                              array<nonconst_type, N>>::value &&
-                                                 (read_only || !std::is_const<A>::value)>>
+  template <class A, typename = std::enable_if_t<
+                         std::is_same<std::remove_const_t<A>, array<nonconst_type, N>>::value &&
+                         (read_only || !std::is_const<A>::value)>>
   array_view(A& source) : array_view(source.view_) {}  // NOLINT: implicit as in C++ AMP
 
   // Read-only view of a writable one.
-  template <class U, typename = std::enable_if_t<read_only && std::is_same<U, nonconst_type>::value>>
+  template <class U,
+            typename = std::enable_if_t<read_only && std::is_same<U, nonconst_type>::value>>
   HIPAMP_HOST_DEVICE array_view(const array_view<U, N>& other)  // NOLINT: implicit as in C++ AMP
       : extent(other.extent),
         bound_(HIPAMP_COPY_BOUND(other.bound_)),
@@ -298,8 +298,8 @@ class array_view {
     }
     if (detail::element_count(ext) != detail::element_count(extent)) {
       throw runtime_exception("hipamp: view_as " + detail::to_string(ext) + " holds " +
-                              std::to_string(detail::element_count(ext)) + " elements but the view " +
-                              detail::to_string(extent) + " holds " +
+                              std::to_string(detail::element_count(ext)) +
+                              " elements but the view " + detail::to_string(extent) + " holds " +
                               std::to_string(detail::element_count(extent)));
     }
     detail::check_positive_extent(ext, "view_as");
@@ -344,7 +344,8 @@ class array_view {
   void synchronize() const { (void)src_->acquire_host(where(), false); }
   completion_future synchronize_async() const {
     array_view self = *this;
-    return completion_future(std::async(std::launch::async, [self] { self.synchronize(); }).share());
+    return completion_future(
+        std::async(std::launch::async, [self] { self.synchronize(); }).share());
   }
   // Makes the data current on `target` without a kernel.
   void synchronize_to(const accelerator_view& target) const {
@@ -411,8 +412,9 @@ class array_view {
     using element = std::remove_pointer_t<decltype(source.data())>;
     static_assert(std::is_same<std::remove_const_t<element>, nonconst_type>::value,
                   "hipamp: the container's elements must have the view's element type");
-    static_assert(read_only || !std::is_const<element>::value,
-                  "hipamp: a writable array_view needs a writable container; use array_view<const T>");
+    static_assert(
+        read_only || !std::is_const<element>::value,
+        "hipamp: a writable array_view needs a writable container; use array_view<const T>");
     detail::check_positive_extent(ext, "array_view");
     if (static_cast<std::size_t>(source.size()) < detail::element_count(ext)) {
       throw runtime_exception("hipamp: array_view of extent " + detail::to_string(ext) + " needs " +

@@ -4,9 +4,9 @@
 
 #include <cstring>
 #include <functional>
-#include <type_traits>
 #include <future>
 #include <iterator>
+#include <type_traits>
 
 #include <hipamp/array.hpp>
 #include <hipamp/array_view.hpp>
@@ -156,9 +156,13 @@ decltype(auto) async_capture(X&& x) {
   }
 }
 template <class X>
-X& unwrap(std::reference_wrapper<X> r) { return r.get(); }
+X& unwrap(std::reference_wrapper<X> r) {
+  return r.get();
+}
 template <class X>
-X& unwrap(X& x) { return x; }
+X& unwrap(X& x) {
+  return x;
+}
 }  // namespace detail
 
 template <class Src, class Dst>
