@@ -63,7 +63,7 @@
 // too, but GCC turns an exception leaving such a loop into std::terminate; ivdep only drops
 // the aliasing checks, so a throwing kernel still reports its exception. (Unswitching the
 // host-coherence check needs -O3, CMake's Release default.)
-#if defined(__clang__) && !HIPAMP_DEVICE_COMPILE
+#if defined(__clang__) && !HIPAMP_DEVICE_COMPILE && !defined(__NVCC__)
 #define HIPAMP_SIMD_LOOP HIPAMP_PRAGMA(clang loop vectorize(assume_safety))
 #elif defined(__GNUC__) && !HIPAMP_DEVICE_COMPILE && !defined(__NVCC__)
 #define HIPAMP_SIMD_LOOP HIPAMP_PRAGMA(GCC ivdep)

@@ -47,7 +47,7 @@ class tile_session {
   bool run_first_item(const tile_job& job);
   // After the direct work-items of a tile: throws runtime_exception if one of them reached a
   // barrier (the tile's barriers were not uniform). A barrier reached there returns at
-  // once rather than throwing, because the direct items run in an `omp simd` loop.
+  // once rather than throwing, so the direct items' loop stays a plain SIMD loop.
   void finish_direct_items();
 };
 
