@@ -324,6 +324,42 @@ void gpu_inclusive_scan(benchmark::State& state, const hx::accelerator& gpu) {
       });
 }
 
+// The scan kernel under one tuning (scan_policy), on plain device buffers, vs CUB: the
+// sweep behind default_scan_policy. Run with --benchmark_filter=gpu/scan_policy.
+template <class Policy>
+void gpu_scan_policy(benchmark::State& state, const hx::accelerator& gpu) {
+  using T = std::int32_t;
+  const std::size_t n = std::size_t{1} << state.range(0);
+  const std::vector<T> data = random_data<T>(n);
+  const hx::accelerator_view av = gpu.get_default_view();
+  const auto stream = static_cast<cudaStream_t>(av.native_handle());
+  device_memory in(n * sizeof(T)), ours_out(n * sizeof(T)), cub_out(n * sizeof(T));
+  BENCH_CUDA_CHECK(cudaMemcpy(in.as<T>(), data.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  std::size_t temp_bytes = 0;
+  BENCH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, in.as<const T>(),
+                                                 cub_out.as<T>(), static_cast<int>(n), stream));
+  device_memory temp(temp_bytes);
+  const auto ours = [&] {
+    hx::detail::gpu::scan_detail::launch<Policy, false>(av, in.as<const T>(), ours_out.as<T>(), n,
+                                                        T{}, hx::plus<T>{});
+  };
+  const auto cub = [&] {
+    (void)cub::DeviceScan::InclusiveSum(temp.as<void>(), temp_bytes, in.as<const T>(),
+                                        cub_out.as<T>(), static_cast<int>(n), stream);
+  };
+  ours();
+  cub();
+  BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<T> got(n), want(n);
+  BENCH_CUDA_CHECK(cudaMemcpy(got.data(), ours_out.as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  BENCH_CUDA_CHECK(cudaMemcpy(want.data(), cub_out.as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  if (got != want) {
+    state.SkipWithError("this scan policy and CUB disagree");
+    return;
+  }
+  time_alternately(state, stream, 2 * n * sizeof(T), "cub", ours, cub);
+}
+
 #endif  // HIPAMP_GPU_TRANSLATION_UNIT
 
 }  // namespace
@@ -354,6 +390,50 @@ int main(int argc, char** argv) {
           benchmark::RegisterBenchmark("gpu/inclusive_scan/float", gpu_inclusive_scan<float>,
                                        acc)}) {
       b->DenseRange(16, 28, 2)->ArgName("log2n")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    }
+    {
+      using hx::detail::gpu::scan_policy;
+      using hx::detail::gpu::tile_order;
+      constexpr tile_order ticket = tile_order::ticket;
+      constexpr tile_order speculative = tile_order::speculative_ticket;
+      for (auto* b : {
+               benchmark::RegisterBenchmark("gpu/scan_policy/256x16/ticket",
+                                            gpu_scan_policy<scan_policy<256, 16, 4, ticket, false>>,
+                                            acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/256x16/spec",
+                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, false>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/256x16/spec/vec",
+                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, true>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/128x16/spec",
+                   gpu_scan_policy<scan_policy<128, 16, 8, speculative, false>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/128x12/spec",
+                   gpu_scan_policy<scan_policy<128, 12, 10, speculative, false>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/128x12/spec/vec",
+                   gpu_scan_policy<scan_policy<128, 12, 10, speculative, true>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/256x12/spec",
+                   gpu_scan_policy<scan_policy<256, 12, 5, speculative, false>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/256x8/spec/vec",
+                   gpu_scan_policy<scan_policy<256, 8, 8, speculative, true>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/512x16/spec",
+                   gpu_scan_policy<scan_policy<512, 16, 2, speculative, false>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/512x8/spec/vec",
+                   gpu_scan_policy<scan_policy<512, 8, 4, speculative, true>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/128x24/spec/vec",
+                   gpu_scan_policy<scan_policy<128, 24, 6, speculative, true>>, acc),
+           }) {
+        b->Arg(22)->Arg(24)->Arg(28)->ArgName("log2n")->UseManualTime()->Unit(
+            benchmark::kMicrosecond);
+      }
     }
     break;  // the first (best) GPU
   }

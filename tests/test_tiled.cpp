@@ -121,6 +121,42 @@ TEST_CASE("tiled reduction in tile_static memory gives the exact sum", "[tiled]"
   }
 }
 
+TEST_CASE("the free-standing fences of C++ AMP order accesses inside a tile", "[tiled]") {
+  // Each tile's first work-item publishes a value through global memory and another through
+  // tile_static memory, fences, and the barrier then lets the whole tile read both.
+  constexpr int width = 64;
+  FOR_EACH_ACCELERATOR(acc) {
+    const hx::accelerator_view av = acc.get_default_view();
+    const int n = width * 37;
+    const std::vector<int> data = random_vector<int>(std::size_t(n), -1000, 1000);
+    std::vector<int> result(std::size_t(n), 0);
+    std::vector<int> leaders(std::size_t(n / width), 0);
+    hx::array_view<const int, 1> in(n, data);
+    hx::array_view<int, 1> out(n, result);
+    hx::array_view<int, 1> published(n / width, leaders);
+    hx::parallel_for_each(av, hx::extent<1>(n).tile<width>(),
+                          [=] HIPAMP_RESTRICT(hx::tiled_index<width> t) {
+                            HIPAMP_TILE_STATIC int leader_value;
+                            if (t.local[0] == 0) {
+                              published[t.tile[0]] = in[t.global] * 3;
+                              hx::global_memory_fence(t.barrier);
+                              leader_value = in[t.global];
+                              hx::tile_static_memory_fence(t.barrier);
+                              hx::all_memory_fence(t.barrier);
+                            }
+                            t.barrier.wait();
+                            out[t.global] = in[t.global] - leader_value + published[t.tile[0]];
+                          });
+    out.synchronize();
+    std::size_t bad = 0;
+    for (int i = 0; i < n; ++i) {
+      const int leader = data[std::size_t(i / width * width)];
+      bad += result[std::size_t(i)] != data[std::size_t(i)] - leader + 3 * leader;
+    }
+    CHECK(bad == 0);
+  }
+}
+
 TEST_CASE("barriers inside loops and tile-uniform branches", "[tiled]") {
   // Even tiles run an inclusive Hillis-Steele scan (two barriers per step, in a loop); odd
   // tiles reverse their elements through tile_static memory (one barrier).

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <type_traits>
@@ -27,13 +28,32 @@
 
 namespace hipamp::detail::gpu {
 
-inline constexpr int scan_threads = 256;
-// At least 4 blocks (1024 threads) per multiprocessor: 64 registers per thread, enough for
-// the 64 bytes of items each thread holds without spilling, and 64 KiB of loads in flight
-// per multiprocessor.
-inline constexpr int scan_min_blocks = 4;
+// How a scan tile finds its place in the sequence. Every tile waits for its predecessors,
+// so a tile may only be given to a block once all earlier tiles' blocks are running.
+enum class tile_order {
+  // A ticket from an atomic counter: safe under any block scheduling, but the block cannot
+  // load its input until the ticket's round trip returns (about a microsecond per tile).
+  ticket,
+  // The block loads the tile blockIdx.x while its ticket is on its way, and reloads in the
+  // rare case that the ticket names another tile: the ticket's safety at no latency.
+  speculative_ticket,
+};
 
-// Items per thread: 64 bytes of accumulators (16 floats), fewer for wide types.
+// One tuning of the scan kernel: Threads per block, Items per thread, the blocks per
+// multiprocessor the launch bounds ask for, how tiles are ordered, and whether full tiles
+// move as 16-byte vectors straight between memory and each thread's registers
+// (DirectIO) instead of through a shared-memory transpose.
+template <int Threads, int Items, int MinBlocks, tile_order Order, bool DirectIO>
+struct scan_policy {
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  static constexpr int min_blocks = MinBlocks;
+  static constexpr tile_order order = Order;
+  static constexpr bool direct_io = DirectIO;
+  static constexpr std::size_t tile_items = std::size_t{Threads} * Items;
+};
+
+// The default tuning: 64 bytes of accumulators per thread (16 floats), fewer for wide types.
 template <class Acc>
 constexpr int scan_items() noexcept {
   return sizeof(Acc) <= 4    ? 16
@@ -42,6 +62,9 @@ constexpr int scan_items() noexcept {
          : sizeof(Acc) <= 32 ? 2
                              : 1;
 }
+template <class Acc>
+using default_scan_policy =
+    scan_policy<256, scan_items<Acc>(), 4, tile_order::speculative_ticket, false>;
 
 enum tile_status : unsigned { tile_invalid = 0, tile_aggregate = 1, tile_inclusive = 2 };
 
@@ -160,64 +183,117 @@ __device__ Acc look_back(const States& states, std::size_t tile, const Op& op) {
   }
 }
 
-template <bool Exclusive, class Acc, class T, class Op>
-__global__ void __launch_bounds__(scan_threads, scan_min_blocks)
+// A thread's share of its tile in registers. Striped: element k of lane `lane` is warp
+// element k * warp_size + lane (coalesced scalar accesses, to be transposed through shared
+// memory). Blocked: the thread's Items consecutive elements, moved as 16-byte vectors.
+template <class Policy, class T>
+constexpr bool scan_vectorizable() noexcept {
+  return Policy::direct_io && 16 % sizeof(T) == 0 && (Policy::items * sizeof(T)) % 16 == 0;
+}
+
+template <class Policy, class Acc, class T>
+__device__ __forceinline__ void scan_load(const T* in, std::size_t n, std::size_t tile_begin,
+                                          bool full, bool vectors, Acc (&x)[Policy::items]) {
+  constexpr int items = Policy::items;
+  const int tid = static_cast<int>(threadIdx.x);
+  if constexpr (scan_vectorizable<Policy, T>()) {
+    if (vectors && full) {
+      struct alignas(16) chunk {
+        T v[16 / sizeof(T)];
+      };
+      constexpr int per_chunk = 16 / sizeof(T);
+      const chunk* src =
+          reinterpret_cast<const chunk*>(in + tile_begin + std::size_t(tid) * items);
+#pragma unroll
+      for (int c = 0; c < items / per_chunk; ++c) {
+        const chunk raw = src[c];
+#pragma unroll
+        for (int j = 0; j < per_chunk; ++j) x[c * per_chunk + j] = static_cast<Acc>(raw.v[j]);
+      }
+      return;
+    }
+  }
+  const int lane = tid % warp_size;
+  const std::size_t warp_begin = tile_begin + std::size_t(tid / warp_size) * warp_size * items;
+  if (full) {
+#pragma unroll
+    for (int k = 0; k < items; ++k) x[k] = static_cast<Acc>(in[warp_begin + k * warp_size + lane]);
+  } else {
+    // Past the end: a copy of the tile's first element. Those positions come last in the
+    // tile, so they only ever flow into other positions past the end, which are not stored.
+    const Acc filler = static_cast<Acc>(in[tile_begin]);
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const std::size_t e = warp_begin + k * warp_size + lane;
+      x[k] = e < n ? static_cast<Acc>(in[e]) : filler;
+    }
+  }
+}
+
+template <class Policy, bool Exclusive, class Acc, class T, class Op>
+__global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     scan_kernel(const scan_args<Acc, T, Exclusive> a, const Op op) {
-  constexpr int items = scan_items<Acc>();
-  constexpr std::size_t tile_items = std::size_t{scan_threads} * items;
+  constexpr int threads = Policy::threads;
+  constexpr int items = Policy::items;
+  constexpr std::size_t tile_items = Policy::tile_items;
   // Per warp: warp_size * items values, one pad word per 32 so that both the striped and the
   // blocked accesses hit distinct banks.
-  constexpr int exchange_size = scan_threads * items + scan_threads * items / 32;
+  constexpr int warp_items = warp_size * items;
+  constexpr int exchange_size = threads * items + threads * items / 32;
   __shared__ shared_array<Acc, exchange_size> exchange_storage;
-  __shared__ block_slots<Acc, scan_threads> slots;
+  __shared__ block_slots<Acc, threads> slots;
   __shared__ unsigned tile_ticket;
   __shared__ shared_array<Acc, 1> tile_prefix_storage;
 
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid % warp_size;
   const int warp = tid / warp_size;
-  if (tid == 0) tile_ticket = atomicAdd(a.tickets, 1u) - a.first_ticket;
-  __syncthreads();
-  const std::size_t tile = tile_ticket;
-  const std::size_t tile_begin = tile * tile_items;
-  const std::size_t tile_size = a.n - tile_begin < tile_items ? a.n - tile_begin : tile_items;
-  const bool full = tile_size == tile_items;
+  const auto tile_size_of = [&](std::size_t tile) {
+    const std::size_t begin = tile * tile_items;
+    return a.n - begin < tile_items ? a.n - begin : tile_items;
+  };
+  // Vectors need 16-byte alignment of both ends; tiles start at multiples of 16 bytes.
+  const bool vectors = ((reinterpret_cast<std::uintptr_t>(a.in) |
+                         reinterpret_cast<std::uintptr_t>(a.out)) & 15u) == 0;
+  const bool blocked = scan_vectorizable<Policy, T>() && vectors;
 
-  // Load: striped across the warp (coalesced), then read back blocked.
-  constexpr int warp_items = warp_size * items;
-  Acc* const exchange = exchange_storage.data() + warp * (warp_items + warp_items / 32);
-  const auto pad = [](int e) { return e + e / 32; };
-  const std::size_t warp_begin = static_cast<std::size_t>(warp) * warp_items;  // in the tile
-  const T* const in = a.in + tile_begin + warp_begin;
-  if (full) {
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const int e = k * warp_size + lane;
-      exchange[pad(e)] = static_cast<Acc>(in[e]);
+  if (tid == 0) tile_ticket = atomicAdd(a.tickets, 1u) - a.first_ticket;
+  Acc x[items];
+  std::size_t tile;
+  if constexpr (Policy::order == tile_order::speculative_ticket) {
+    const std::size_t guess = blockIdx.x;
+    scan_load<Policy>(a.in, a.n, guess * tile_items, tile_size_of(guess) == tile_items, vectors,
+                      x);
+    __syncthreads();
+    tile = tile_ticket;
+    if (tile != guess) {
+      scan_load<Policy>(a.in, a.n, tile * tile_items, tile_size_of(tile) == tile_items, vectors,
+                        x);
     }
   } else {
-    // Past the end: a copy of the tile's first element. Those positions come last in the
-    // tile, so they only ever flow into other positions past the end, which are not stored.
-    const Acc filler = static_cast<Acc>(a.in[tile_begin]);
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const int e = k * warp_size + lane;
-      if (warp_begin + e < tile_size) {
-        exchange[pad(e)] = static_cast<Acc>(in[e]);
-      } else {
-        exchange[pad(e)] = filler;
-      }
-    }
+    __syncthreads();
+    tile = tile_ticket;
+    scan_load<Policy>(a.in, a.n, tile * tile_items, tile_size_of(tile) == tile_items, vectors, x);
   }
-  sync_warp();
-  Acc x[items];
+  const std::size_t tile_begin = tile * tile_items;
+  const std::size_t tile_size = tile_size_of(tile);
+  const bool full = tile_size == tile_items;
+  const bool direct = blocked && full;
+
+  Acc* const exchange = exchange_storage.data() + warp * (warp_items + warp_items / 32);
+  const auto pad = [](int e) { return e + e / 32; };
+  if (!direct) {  // striped registers -> blocked registers
 #pragma unroll
-  for (int k = 0; k < items; ++k) x[k] = exchange[pad(lane * items + k)];
+    for (int k = 0; k < items; ++k) exchange[pad(k * warp_size + lane)] = x[k];
+    sync_warp();
+#pragma unroll
+    for (int k = 0; k < items; ++k) x[k] = exchange[pad(lane * items + k)];
+  }
 
 #pragma unroll
   for (int k = 1; k < items; ++k) x[k] = op(x[k - 1], x[k]);
   Acc block_total;
-  maybe<Acc> before = block_exclusive_scan<scan_threads>(x[items - 1], op, slots, block_total);
+  maybe<Acc> before = block_exclusive_scan<threads>(x[items - 1], op, slots, block_total);
 
   // The combination of everything before this tile (init for tile 0 of an exclusive scan).
   maybe<Acc> tile_prefix{a.init, Exclusive};
@@ -254,11 +330,29 @@ __global__ void __launch_bounds__(scan_threads, scan_min_blocks)
     for (int k = 0; k < items; ++k) x[k] = op(before.value, x[k]);
   }
 
+  if constexpr (scan_vectorizable<Policy, Acc>()) {
+    if (direct) {
+      struct alignas(16) chunk {
+        Acc v[16 / sizeof(Acc)];
+      };
+      constexpr int per_chunk = 16 / sizeof(Acc);
+      chunk* dst = reinterpret_cast<chunk*>(a.out + tile_begin + std::size_t(tid) * items);
+#pragma unroll
+      for (int c = 0; c < items / per_chunk; ++c) {
+        chunk raw;
+#pragma unroll
+        for (int j = 0; j < per_chunk; ++j) raw.v[j] = x[c * per_chunk + j];
+        dst[c] = raw;
+      }
+      return;
+    }
+  }
   // Store: blocked into shared memory, striped out (coalesced). This warp's reads of the
   // exchange finished before the block scan's barrier.
 #pragma unroll
   for (int k = 0; k < items; ++k) exchange[pad(lane * items + k)] = x[k];
   sync_warp();
+  const std::size_t warp_begin = std::size_t(warp) * warp_items;  // in the tile
   Acc* const out = a.out + tile_begin + warp_begin;
 #pragma unroll
   for (int k = 0; k < items; ++k) {
@@ -269,7 +363,7 @@ __global__ void __launch_bounds__(scan_threads, scan_min_blocks)
 
 namespace scan_detail {
 
-template <bool Exclusive, class Acc, class T, class Op>
+template <class Policy, bool Exclusive, class Acc, class T, class Op>
 void launch(const accelerator_view& av, const T* in, Acc* out, std::size_t n, const Acc& init,
             const Op& op) {
   static_assert(std::is_trivially_copyable<Acc>::value && std::is_default_constructible<Acc>::value,
@@ -280,8 +374,7 @@ void launch(const accelerator_view& av, const T* in, Acc* out, std::size_t n, co
   algorithm_scratch& scratch = scratch_for(av);
   std::lock_guard<std::mutex> lock(scratch.mutex());
 
-  constexpr std::size_t tile_items = std::size_t{scan_threads} * scan_items<Acc>();
-  const std::size_t tiles = (n + tile_items - 1) / tile_items;
+  const std::size_t tiles = (n + Policy::tile_items - 1) / Policy::tile_items;
   if (tiles > 0x7fffffffu) {
     throw runtime_exception("hipamp: a GPU scan of " + std::to_string(n) +
                             " elements needs more tiles than one launch holds");
@@ -298,8 +391,8 @@ void launch(const accelerator_view& av, const T* in, Acc* out, std::size_t n, co
   a.states = states_t::at(plan.tile_states, tiles, plan.epoch);
   a.tickets = scratch.counter_word(algorithm_scratch::scan_tickets);
   a.first_ticket = plan.first_ticket;
-  scan_kernel<Exclusive, Acc, T, Op>
-      <<<static_cast<unsigned>(tiles), scan_threads, 0, scratch.stream()>>>(a, op);
+  scan_kernel<Policy, Exclusive, Acc, T, Op>
+      <<<static_cast<unsigned>(tiles), Policy::threads, 0, scratch.stream()>>>(a, op);
   HIPAMP_GPU_CHECK_LAUNCH("hipamp: scan kernel");
 }
 
@@ -309,14 +402,14 @@ void launch(const accelerator_view& av, const T* in, Acc* out, std::size_t n, co
 template <class Acc, class T, class Op>
 void inclusive_scan(const accelerator_view& av, const T* in, Acc* out, std::size_t n,
                     const Op& op) {
-  scan_detail::launch<false>(av, in, out, n, Acc{}, op);
+  scan_detail::launch<default_scan_policy<Acc>, false>(av, in, out, n, Acc{}, op);
 }
 
 // Enqueues out[i] = init op in[0] op ... op in[i-1] on av's queue.
 template <class Acc, class T, class Op>
 void exclusive_scan(const accelerator_view& av, const T* in, Acc* out, std::size_t n,
                     const Acc& init, const Op& op) {
-  scan_detail::launch<true>(av, in, out, n, init, op);
+  scan_detail::launch<default_scan_policy<Acc>, true>(av, in, out, n, init, op);
 }
 
 }  // namespace hipamp::detail::gpu
