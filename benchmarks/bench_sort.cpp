@@ -405,6 +405,60 @@ void gpu_seed_8388608_ints(benchmark::State& state) {
   state.counters["seed_gtx470_ms"] = 187.0;
 }
 
+// The bitonic network under one tile shape (2^K elements per thread, tiles of 2^Log2Tile)
+// on a raw device buffer, beside CUB's merge sort: the sweep behind the default shapes.
+// Run with --benchmark_filter=gpu_bitonic_shape.
+template <int K, int Log2Tile>
+void gpu_bitonic_shape(benchmark::State& state) {
+  hipamp::accelerator_view av = cpu_view();
+  if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  device_case<std::uint32_t> c(av, random_keys(n, 7));
+  namespace gk = hipamp::detail::gpu::sort_kernels;
+  namespace bn = hipamp::detail::bitonic;
+  const bn::layout lay = bn::make_layout(static_cast<unsigned>(n), 1, n);
+  cub_temp temp;
+  std::size_t merge_bytes = 0;
+  BENCH_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, merge_bytes, c.raw,
+                                            static_cast<std::int64_t>(n), less_u32{}, c.stream));
+  temp.reserve(merge_bytes);
+  double shaped = 0, merge = 0;
+  for (auto _ : state) {
+    shaped = gpu_median_ms(
+        c.stream, [&] { c.restore_raw(); },
+        [&] {
+          gk::run_network<std::uint32_t, gk::fixed_tile_shape<K, Log2Tile>>(
+              bn::array_memory<std::uint32_t>{c.raw, lay}, lay, less_u32{}, c.stream);
+        });
+    merge = gpu_median_ms(
+        c.stream, [&] { c.restore_raw(); },
+        [&] {
+          std::size_t bytes = merge_bytes;
+          BENCH_CUDA(cub::DeviceMergeSort::SortKeys(
+              temp.ptr, bytes, c.raw, static_cast<std::int64_t>(n), less_u32{}, c.stream));
+        });
+  }
+  std::vector<std::uint32_t> out(n);
+  c.restore_raw();
+  gk::run_network<std::uint32_t, gk::fixed_tile_shape<K, Log2Tile>>(
+      bn::array_memory<std::uint32_t>{c.raw, lay}, lay, less_u32{}, c.stream);
+  BENCH_CUDA(cudaStreamSynchronize(c.stream));
+  BENCH_CUDA(cudaMemcpy(out.data(), c.raw, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  if (!std::is_sorted(out.begin(), out.end())) state.SkipWithError("shaped bitonic unsorted");
+  report(state, shaped, merge);
+}
+void shape_sizes(benchmark::internal::Benchmark* b) {
+  b->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24)->Iterations(1)->Unit(benchmark::kMillisecond);
+}
+// On an H200 with the register-round tile kernel, at 2^16 / 2^20 / 2^24 (ms): <5,13> (the
+// default for 4-byte keys) 0.057 / 0.116 / 1.68; <5,14> 0.073 / 0.134 / 1.77; <4,13>
+// 0.059 / 0.125 / 2.42; <3,12> 0.052 / 0.149 / 2.52. Before it, 2^K = 64 (<6,14>, <6,15>)
+// was slower than 32 at every size.
+BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 13)->Apply(shape_sizes);
+BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 14)->Apply(shape_sizes);
+BENCHMARK_TEMPLATE(gpu_bitonic_shape, 4, 13)->Apply(shape_sizes);
+BENCHMARK_TEMPLATE(gpu_bitonic_shape, 3, 12)->Apply(shape_sizes);
+
 void gpu_sizes(benchmark::internal::Benchmark* b) {
   for (int p = 16; p <= 26; ++p) b->Arg(std::int64_t(1) << p);
   b->Arg(1000000)->Arg(10000000)->Arg((std::int64_t(1) << 24) - 1);

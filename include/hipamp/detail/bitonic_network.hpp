@@ -173,6 +173,38 @@ HIPAMP_HOST_DEVICE inline void network(E (&x)[1 << Bits], unsigned existing_lowe
   }
 }
 
+// Stages 1..K of the network on 2^K registers holding consecutive existing positions (the
+// first of them at a multiple of 2^K): sorts them, exactly as the K stages' rounds would.
+HIPAMP_NO_EXEC_CHECK
+template <int K, class E, class Less>
+HIPAMP_HOST_DEVICE inline void sort_runs(E (&x)[1 << K], const Less& less) {
+  constexpr int G = 1 << K;
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+  for (int s = 1; s <= K; ++s) {
+    const int size = 1 << s;
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+    for (int i = 0; i < G; ++i) {
+      const int o = i & (size - 1);  // mirror step: o against size - 1 - o
+      if (o < size / 2) compare_exchange(x[i], x[i - o + size - 1 - o], less);
+    }
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+    for (int dist = size / 4; dist >= 1; dist /= 2) {
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+      for (int i = 0; i < G; ++i) {
+        if ((i & dist) == 0) compare_exchange(x[i], x[i + dist], less);
+      }
+    }
+  }
+}
+
 // Hides a value's origin from the optimiser: addresses computed from it after this point
 // are recomputed instead of being kept live across the network (2^K of them would double a
 // thread's registers on a GPU).

@@ -30,6 +30,13 @@ using error_t = hipError_t;
 inline constexpr error_t success = hipSuccess;
 inline const char* error_string(error_t e) noexcept { return hipGetErrorString(e); }
 inline error_t last_error() noexcept { return hipGetLastError(); }
+inline error_t gpu_get_device(int* device) noexcept { return hipGetDevice(device); }
+// Lets `kernel` launch with up to `bytes` of dynamic shared memory (above the default 48 KiB).
+template <class Kernel>
+error_t gpu_allow_dynamic_shared(Kernel* kernel, int bytes) noexcept {
+  return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                             hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
+}
 inline constexpr int warp_size_max = 64;  // wavefronts are 32 or 64 wide on AMD
 #else
 using stream_t = cudaStream_t;
@@ -37,6 +44,12 @@ using error_t = cudaError_t;
 inline constexpr error_t success = cudaSuccess;
 inline const char* error_string(error_t e) noexcept { return cudaGetErrorString(e); }
 inline error_t last_error() noexcept { return cudaGetLastError(); }
+inline error_t gpu_get_device(int* device) noexcept { return cudaGetDevice(device); }
+// Lets `kernel` launch with up to `bytes` of dynamic shared memory (above the default 48 KiB).
+template <class Kernel>
+error_t gpu_allow_dynamic_shared(Kernel* kernel, int bytes) noexcept {
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+}
 inline constexpr int warp_size_max = 32;
 #endif
 

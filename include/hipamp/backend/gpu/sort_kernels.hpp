@@ -41,9 +41,20 @@
 namespace hipamp::detail::gpu {
 namespace sort_kernels {
 
+// A tile shape as a type, so kernels can be instantiated per shape (the sweep in
+// bench_sort compares shapes; the library uses default_tile_shape).
+template <int K, int Log2Tile>
+struct fixed_tile_shape {
+  static constexpr bitonic::tile_shape value{K, Log2Tile, 1 << (Log2Tile - K)};
+};
 template <class E>
+struct default_tile_shape {
+  static constexpr bitonic::tile_shape value = bitonic::shape_of<E>;
+};
+
+template <class E, class Shape = default_tile_shape<E>>
 struct launch_shape {
-  static constexpr bitonic::tile_shape tile = bitonic::shape_of<E>;
+  static constexpr bitonic::tile_shape tile = Shape::value;
   static_assert(tile.threads >= 32,
                 "hipamp: elements this large do not fit the GPU sort's tiles; sort a "
                 "key_index_type (key and index) and gather, as parallel_sort does");
@@ -51,45 +62,86 @@ struct launch_shape {
   static constexpr int global_threads = 128;
   // Blocks per multiprocessor the launch bounds ask for: at most 128 registers a thread,
   // so that enough warps stay resident to keep loads in flight.
-  static constexpr int tile_min_blocks = 512 / tile.threads;
+  static constexpr int tile_min_blocks = tile.threads >= 512 ? 1 : 512 / tile.threads;
   static constexpr int global_min_blocks = 4;
   static constexpr std::size_t shared_bytes =
       std::size_t(bitonic::padded_tile_size(tile.log2_tile, sizeof(E))) * sizeof(E);
 };
 
 // Stages s_first..s_last (see for_each_tile_round) on every launched tile.
-template <class E, class Mem, class Less>
-__global__ void __launch_bounds__(launch_shape<E>::tile.threads, launch_shape<E>::tile_min_blocks)
+template <class E, class Shape, class Mem, class Less>
+__global__ void __launch_bounds__(launch_shape<E, Shape>::tile.threads,
+                                  launch_shape<E, Shape>::tile_min_blocks)
     tile_kernel(Mem mem, bitonic::layout lay, bitonic::tile_map tiles, int s_first, int s_last,
                 Less less) {
-  constexpr bitonic::tile_shape shape = launch_shape<E>::tile;
+  constexpr bitonic::tile_shape shape = launch_shape<E, Shape>::tile;
   constexpr unsigned tile_size = 1u << shape.log2_tile;
   extern __shared__ HIPAMP_SORT_SHARED_ALIGN unsigned char sort_tile_storage[];
   E* tile = reinterpret_cast<E*>(sort_tile_storage);
   const unsigned start = bitonic::tile_start(tiles, lay, shape.log2_tile, blockIdx.x);
-
-  for (unsigned i = threadIdx.x; i < tile_size; i += shape.threads) {
-    if (lay.exists(start + i)) tile[bitonic::tile_memory<E>::slot(i)] = mem.load(mem.at(start + i));
+  using slots = bitonic::tile_memory<E>;
+  constexpr int per_thread = 1 << shape.k;  // tile_size / threads
+  const unsigned tid = threadIdx.x;
+  // Most tiles lie wholly inside one segment: their positions are consecutive in memory
+  // and need no existence checks, so every thread issues all its loads before using one.
+  const bool whole = !tiles.packed && lay.offset_of(start) + tile_size <= lay.length;
+  if (whole) {
+    const auto base = mem.at(start);
+    E v[per_thread];
+#pragma unroll
+    for (int r = 0; r < per_thread; ++r) v[r] = mem.load(mem.next(base, tid + r * shape.threads));
+#pragma unroll
+    for (int r = 0; r < per_thread; ++r) tile[slots::slot(tid + r * shape.threads)] = v[r];
+  } else {
+    for (unsigned i = tid; i < tile_size; i += shape.threads) {
+      if (lay.exists(start + i)) tile[slots::slot(i)] = mem.load(mem.at(start + i));
+    }
   }
   __syncthreads();
-  const bitonic::tile_memory<E> local{tile};
-  bitonic::for_each_tile_round(
-      s_first, s_last, shape.log2_tile, shape.k, [&](const bitonic::round_spec& r) {
-        const unsigned groups = tile_size >> r.bits;
-        for (unsigned g = threadIdx.x; g < groups; g += shape.threads) {
-          bitonic::run_group_dynamic<shape.k, E>(local, lay, r, g, start, less);
-        }
-        __syncthreads();
-      });
-  for (unsigned i = threadIdx.x; i < tile_size; i += shape.threads) {
-    if (lay.exists(start + i)) mem.store(mem.at(start + i), tile[bitonic::tile_memory<E>::slot(i)]);
+  const slots local{tile};
+  int first_stage = s_first;
+  if (whole && s_first == 1) {
+    // Stages 1..K sort runs of 2^K consecutive positions: one register round for all of
+    // them instead of K rounds through shared memory (the padded slots keep it free of
+    // bank conflicts).
+    E x[per_thread];
+    const unsigned run = tid * per_thread;
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) x[j] = tile[slots::slot(run + j)];
+    bitonic::sort_runs<shape.k>(x, less);
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) tile[slots::slot(run + j)] = x[j];
+    __syncthreads();
+    first_stage = shape.k + 1;
+  }
+  if (first_stage <= s_last) {
+    bitonic::for_each_tile_round(
+        first_stage, s_last, shape.log2_tile, shape.k, [&](const bitonic::round_spec& r) {
+          const unsigned groups = tile_size >> r.bits;
+          for (unsigned g = tid; g < groups; g += shape.threads) {
+            bitonic::run_group_dynamic<shape.k, E>(local, lay, r, g, start, less);
+          }
+          __syncthreads();
+        });
+  }
+  if (whole) {
+    const auto base = mem.at(start);
+#pragma unroll
+    for (int r = 0; r < per_thread; ++r) {
+      const unsigned i = tid + r * shape.threads;
+      mem.store(mem.next(base, i), tile[slots::slot(i)]);
+    }
+  } else {
+    for (unsigned i = tid; i < tile_size; i += shape.threads) {
+      if (lay.exists(start + i)) mem.store(mem.at(start + i), tile[slots::slot(i)]);
+    }
   }
 }
 
 // One global round of `Bits` network levels; one group of 2^Bits elements per thread.
-template <int Bits, bool Mirror, class E, class Mem, class Less>
-__global__ void __launch_bounds__(launch_shape<E>::global_threads,
-                                  launch_shape<E>::global_min_blocks)
+template <int Bits, bool Mirror, class E, class Shape, class Mem, class Less>
+__global__ void __launch_bounds__(launch_shape<E, Shape>::global_threads,
+                                  launch_shape<E, Shape>::global_min_blocks)
     global_round_kernel(Mem mem, bitonic::layout lay, bitonic::group_map groups,
                         bitonic::round_spec r, Less less) {
   const unsigned long long t =
@@ -132,10 +184,10 @@ inline unsigned blocks_for(unsigned long long items, int threads) {
 }
 
 // Launches the network's passes (bitonic::run_schedule) on `stream`.
-template <class E, class Mem, class Less>
+template <class E, class Shape, class Mem, class Less>
 class network_launcher {
  public:
-  using shape = launch_shape<E>;
+  using shape = launch_shape<E, Shape>;
   network_launcher(const Mem& mem, const bitonic::layout& lay, const Less& less, stream_t stream)
       : mem_(mem),
         lay_(lay),
@@ -144,8 +196,21 @@ class network_launcher {
         tiles_(bitonic::map_tiles(lay, shape::tile.log2_tile)) {}
 
   void tile_pass(int s_first, int s_last) {
-    tile_kernel<E, Mem, Less><<<tiles_.count, shape::tile.threads, shape::shared_bytes, stream_>>>(
-        mem_, lay_, tiles_, s_first, s_last, less_);
+    if constexpr (shape::shared_bytes > 48 * 1024) {
+      // Tiles beyond the default 48 KiB of dynamic shared memory must be allowed explicitly,
+      // once per kernel and device.
+      static thread_local int allowed_on_device = -1;
+      int device = 0;
+      HIPAMP_GPU_CHECK(gpu_get_device(&device));
+      if (allowed_on_device != device) {
+        HIPAMP_GPU_CHECK(gpu_allow_dynamic_shared(tile_kernel<E, Shape, Mem, Less>,
+                                                  static_cast<int>(shape::shared_bytes)));
+        allowed_on_device = device;
+      }
+    }
+    tile_kernel<E, Shape, Mem, Less>
+        <<<tiles_.count, shape::tile.threads, shape::shared_bytes, stream_>>>(
+            mem_, lay_, tiles_, s_first, s_last, less_);
     HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: bitonic tile kernel");
   }
   void global_round(const bitonic::round_spec& r) {
@@ -160,10 +225,10 @@ class network_launcher {
       if (r.bits != Bits) return launch_global<Bits + 1>(r, groups);
       const unsigned blocks = blocks_for(groups.count, shape::global_threads);
       if (r.mirror) {
-        global_round_kernel<Bits, true, E, Mem, Less>
+        global_round_kernel<Bits, true, E, Shape, Mem, Less>
             <<<blocks, shape::global_threads, 0, stream_>>>(mem_, lay_, groups, r, less_);
       } else {
-        global_round_kernel<Bits, false, E, Mem, Less>
+        global_round_kernel<Bits, false, E, Shape, Mem, Less>
             <<<blocks, shape::global_threads, 0, stream_>>>(mem_, lay_, groups, r, less_);
       }
       HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: bitonic global round kernel");
@@ -177,10 +242,10 @@ class network_launcher {
   bitonic::tile_map tiles_;
 };
 
-template <class E, class Mem, class Less>
+template <class E, class Shape = default_tile_shape<E>, class Mem, class Less>
 void run_network(const Mem& mem, const bitonic::layout& lay, const Less& less, stream_t stream) {
-  network_launcher<E, Mem, Less> launcher(mem, lay, less, stream);
-  bitonic::run_schedule(lay, launch_shape<E>::tile, launcher);
+  network_launcher<E, Shape, Mem, Less> launcher(mem, lay, less, stream);
+  bitonic::run_schedule(lay, launch_shape<E, Shape>::tile, launcher);
 }
 
 // Radix sort of primitive keys in the default order, in place.
