@@ -396,6 +396,8 @@ int main(int argc, char** argv) {
       using hx::detail::gpu::tile_order;
       constexpr tile_order ticket = tile_order::ticket;
       constexpr tile_order speculative = tile_order::speculative_ticket;
+      // Measured on an H200 at 2^28 (ratio to CUB): ticket 0.71, speculative 0.74 (the
+      // default), 512 threads 0.74, busy polling 0.73, direct vector I/O 0.60.
       for (auto* b : {
                benchmark::RegisterBenchmark("gpu/scan_policy/256x16/ticket",
                                             gpu_scan_policy<scan_policy<256, 16, 4, ticket, false>>,
@@ -404,32 +406,14 @@ int main(int argc, char** argv) {
                    "gpu/scan_policy/256x16/spec",
                    gpu_scan_policy<scan_policy<256, 16, 4, speculative, false>>, acc),
                benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x16/spec/vec",
-                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, true>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/128x16/spec",
-                   gpu_scan_policy<scan_policy<128, 16, 8, speculative, false>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/128x12/spec",
-                   gpu_scan_policy<scan_policy<128, 12, 10, speculative, false>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/128x12/spec/vec",
-                   gpu_scan_policy<scan_policy<128, 12, 10, speculative, true>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x12/spec",
-                   gpu_scan_policy<scan_policy<256, 12, 5, speculative, false>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x8/spec/vec",
-                   gpu_scan_policy<scan_policy<256, 8, 8, speculative, true>>, acc),
+                   "gpu/scan_policy/256x16/spec/busy",
+                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, false, 0>>, acc),
                benchmark::RegisterBenchmark(
                    "gpu/scan_policy/512x16/spec",
                    gpu_scan_policy<scan_policy<512, 16, 2, speculative, false>>, acc),
                benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/512x8/spec/vec",
-                   gpu_scan_policy<scan_policy<512, 8, 4, speculative, true>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/128x24/spec/vec",
-                   gpu_scan_policy<scan_policy<128, 24, 6, speculative, true>>, acc),
+                   "gpu/scan_policy/256x16/spec/vec",
+                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, true>>, acc),
            }) {
         b->Arg(22)->Arg(24)->Arg(28)->ArgName("log2n")->UseManualTime()->Unit(
             benchmark::kMicrosecond);

@@ -43,8 +43,12 @@ enum class tile_order {
 // multiprocessor the launch bounds ask for, how tiles are ordered, and whether full tiles
 // move as 16-byte vectors straight between memory and each thread's registers
 // (DirectIO) instead of through a shared-memory transpose.
-template <int Threads, int Items, int MinBlocks, tile_order Order, bool DirectIO>
+template <int Threads, int Items, int MinBlocks, tile_order Order, bool DirectIO,
+          int PauseNs = 32>
 struct scan_policy {
+  // How long a look-back lane sleeps between polls of a predecessor that has not published
+  // (0: poll without pausing).
+  static constexpr int pause_ns = PauseNs;
   static constexpr int threads = Threads;
   static constexpr int items = Items;
   static constexpr int min_blocks = MinBlocks;
@@ -86,12 +90,11 @@ struct tile_states {
     __builtin_memcpy(&bits, &value, sizeof(Acc));
     const unsigned long long word =
         (static_cast<unsigned long long>((epoch << 2) | status) << 32) | bits;
-    *reinterpret_cast<volatile unsigned long long*>(words + tile) = word;
+    store_relaxed_device(words + tile, word);
   }
   // The tile's status in this scan (tile_invalid for a state left by an earlier scan).
   __device__ tile_status peek(std::size_t tile, Acc& value) const {
-    const unsigned long long word =
-        *reinterpret_cast<const volatile unsigned long long*>(words + tile);
+    const unsigned long long word = load_relaxed_device(words + tile);
     const unsigned status = static_cast<unsigned>(word >> 32);
     if ((status >> 2) != epoch) return tile_invalid;
     const unsigned bits = static_cast<unsigned>(word);
@@ -153,7 +156,7 @@ struct scan_args {
 
 // The combination of all tiles before `tile` (tile > 0), in order. Called by every lane of
 // one warp; every lane gets the result.
-template <class Acc, class States, class Op>
+template <class Acc, int PauseNs, class States, class Op>
 __device__ Acc look_back(const States& states, std::size_t tile, const Op& op) {
   const int lane = static_cast<int>(threadIdx.x) % warp_size;
   Acc running{};
@@ -165,7 +168,9 @@ __device__ Acc look_back(const States& states, std::size_t tile, const Op& op) {
     Acc value{};
     tile_status s = tile_inclusive;  // lanes past tile 0 never count: tile 0 is inclusive
     if (mine >= 0) {
-      while ((s = states.peek(static_cast<std::size_t>(mine), value)) == tile_invalid) spin_pause();
+      while ((s = states.peek(static_cast<std::size_t>(mine), value)) == tile_invalid) {
+        if constexpr (PauseNs > 0) spin_pause();
+      }
     }
     const lane_mask_t inclusive = ballot(s == tile_inclusive);
     const int last = inclusive != 0 ? lowest_lane(inclusive) : warp_size - 1;
@@ -305,7 +310,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   } else {
     if (warp == 0) {
       if (lane == 0) a.states.publish(tile, tile_aggregate, block_total);
-      const Acc prefix = look_back<Acc>(a.states, tile, op);
+      const Acc prefix = look_back<Acc, Policy::pause_ns>(a.states, tile, op);
       if (lane == 0) {
         a.states.publish(tile, tile_inclusive, static_cast<Acc>(op(prefix, block_total)));
         tile_prefix_storage[0] = prefix;

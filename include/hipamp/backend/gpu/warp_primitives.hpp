@@ -127,6 +127,27 @@ __device__ __forceinline__ void spin_pause() {
 #endif
 }
 
+// A word that blocks publish to each other (scan tile states): relaxed accesses at device
+// scope, which is all the look-back needs. On NVIDIA sm_70+ a volatile access is a relaxed
+// access at system scope; the narrower scope measured no faster on an H200, but it says
+// what the protocol relies on.
+__device__ __forceinline__ unsigned long long load_relaxed_device(const unsigned long long* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return *reinterpret_cast<const volatile unsigned long long*>(p);
+#endif
+}
+__device__ __forceinline__ void store_relaxed_device(unsigned long long* p, unsigned long long v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+  *reinterpret_cast<volatile unsigned long long*>(p) = v;
+#endif
+}
+
 // Reads *p bypassing the (non-coherent) L1, so a value another block published after a
 // __threadfence() is seen. For any trivially copyable T.
 template <class T>
