@@ -70,8 +70,9 @@ struct launch_shape {
 
 // Stages s_first..s_last (see for_each_tile_round) on every launched tile.
 template <class E, class Shape, class Mem, class Less>
-__global__ void __launch_bounds__(launch_shape<E, Shape>::tile.threads,
-                                  launch_shape<E, Shape>::tile_min_blocks)
+// (The parentheses keep the template's comma out of HIP's __launch_bounds__ macro.)
+__global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
+                                  (launch_shape<E, Shape>::tile_min_blocks))
     tile_kernel(Mem mem, bitonic::layout lay, bitonic::tile_map tiles, int s_first, int s_last,
                 Less less) {
   constexpr bitonic::tile_shape shape = launch_shape<E, Shape>::tile;
@@ -140,8 +141,8 @@ __global__ void __launch_bounds__(launch_shape<E, Shape>::tile.threads,
 
 // One global round of `Bits` network levels; one group of 2^Bits elements per thread.
 template <int Bits, bool Mirror, class E, class Shape, class Mem, class Less>
-__global__ void __launch_bounds__(launch_shape<E, Shape>::global_threads,
-                                  launch_shape<E, Shape>::global_min_blocks)
+__global__ void __launch_bounds__((launch_shape<E, Shape>::global_threads),
+                                  (launch_shape<E, Shape>::global_min_blocks))
     global_round_kernel(Mem mem, bitonic::layout lay, bitonic::group_map groups,
                         bitonic::round_spec r, Less less) {
   const unsigned long long t =
