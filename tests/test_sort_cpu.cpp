@@ -194,7 +194,8 @@ TEST_CASE("bitonic network: a tile's first K stages run as one register round", 
     CHECK(std::is_sorted(std::begin(registers), std::end(registers), by_key));
     std::size_t moved_differently = 0;
     for (int i = 0; i < 32; ++i) {
-      moved_differently += registers[i].key != by_rounds[i].key || registers[i].id != by_rounds[i].id;
+      moved_differently +=
+          registers[i].key != by_rounds[i].key || registers[i].id != by_rounds[i].id;
     }
     CHECK(moved_differently == 0);
   }

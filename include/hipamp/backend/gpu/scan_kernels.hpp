@@ -43,8 +43,7 @@ enum class tile_order {
 // multiprocessor the launch bounds ask for, how tiles are ordered, and whether full tiles
 // move as 16-byte vectors straight between memory and each thread's registers
 // (DirectIO) instead of through a shared-memory transpose.
-template <int Threads, int Items, int MinBlocks, tile_order Order, bool DirectIO,
-          int PauseNs = 32>
+template <int Threads, int Items, int MinBlocks, tile_order Order, bool DirectIO, int PauseNs = 32>
 struct scan_policy {
   // How long a look-back lane sleeps between polls of a predecessor that has not published
   // (0: poll without pausing).
@@ -207,8 +206,7 @@ __device__ __forceinline__ void scan_load(const T* in, std::size_t n, std::size_
         T v[16 / sizeof(T)];
       };
       constexpr int per_chunk = 16 / sizeof(T);
-      const chunk* src =
-          reinterpret_cast<const chunk*>(in + tile_begin + std::size_t(tid) * items);
+      const chunk* src = reinterpret_cast<const chunk*>(in + tile_begin + std::size_t(tid) * items);
 #pragma unroll
       for (int c = 0; c < items / per_chunk; ++c) {
         const chunk raw = src[c];
@@ -258,8 +256,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     return a.n - begin < tile_items ? a.n - begin : tile_items;
   };
   // Vectors need 16-byte alignment of both ends; tiles start at multiples of 16 bytes.
-  const bool vectors = ((reinterpret_cast<std::uintptr_t>(a.in) |
-                         reinterpret_cast<std::uintptr_t>(a.out)) & 15u) == 0;
+  const bool vectors =
+      ((reinterpret_cast<std::uintptr_t>(a.in) | reinterpret_cast<std::uintptr_t>(a.out)) & 15u) ==
+      0;
   const bool blocked = scan_vectorizable<Policy, T>() && vectors;
 
   if (tid == 0) tile_ticket = atomicAdd(a.tickets, 1u) - a.first_ticket;
@@ -267,13 +266,11 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   std::size_t tile;
   if constexpr (Policy::order == tile_order::speculative_ticket) {
     const std::size_t guess = blockIdx.x;
-    scan_load<Policy>(a.in, a.n, guess * tile_items, tile_size_of(guess) == tile_items, vectors,
-                      x);
+    scan_load<Policy>(a.in, a.n, guess * tile_items, tile_size_of(guess) == tile_items, vectors, x);
     __syncthreads();
     tile = tile_ticket;
     if (tile != guess) {
-      scan_load<Policy>(a.in, a.n, tile * tile_items, tile_size_of(tile) == tile_items, vectors,
-                        x);
+      scan_load<Policy>(a.in, a.n, tile * tile_items, tile_size_of(tile) == tile_items, vectors, x);
     }
   } else {
     __syncthreads();
