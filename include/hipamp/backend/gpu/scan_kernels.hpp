@@ -2,8 +2,10 @@
 // Parallel Prefix Scan with Decoupled Look-back", NVIDIA 2016), one kernel per scan.
 //
 // Each block takes a tile ticket from an atomic counter (so every tile it waits for belongs
-// to a block that is already running), loads its tile coalesced and transposes it through
-// shared memory so each thread owns `items` consecutive elements, scans them in registers,
+// to a block that is already running); by default it loads the tile blockIdx.x while the
+// ticket is in flight and reloads in the rare case that the ticket names another tile. The
+// tile is loaded coalesced and transposed through shared memory so each thread owns `items`
+// consecutive elements, scans them in registers,
 // scans the thread totals across the block, and publishes the tile's aggregate. One warp
 // then walks back over the predecessors' states, 32 (or 64) at a time, combining aggregates
 // until it meets a tile that has published its inclusive prefix; the tile publishes its own
