@@ -259,30 +259,48 @@ struct cub_temp {
   ~cub_temp() { cudaFree(ptr); }
 };
 
+// cub::DeviceMergeSort of a u32 case's raw buffer, restored from raw_in before each timed
+// call: the peer of the bitonic figures.
+class cub_merge_sort_u32 {
+ public:
+  cub_merge_sort_u32(device_case<std::uint32_t>& c, cub_temp& temp) : c_(c), temp_(temp) {
+    BENCH_CUDA(cub::DeviceMergeSort::SortKeys(
+        nullptr, bytes_, c_.raw, static_cast<std::int64_t>(c_.n), less_u32{}, c_.stream));
+    temp_.reserve(bytes_);
+  }
+  double median_ms() {
+    return gpu_median_ms(
+        c_.stream, [&] { c_.restore_raw(); },
+        [&] {
+          std::size_t bytes = bytes_;
+          BENCH_CUDA(cub::DeviceMergeSort::SortKeys(
+              temp_.ptr, bytes, c_.raw, static_cast<std::int64_t>(c_.n), less_u32{}, c_.stream));
+        });
+  }
+
+ private:
+  device_case<std::uint32_t>& c_;
+  cub_temp& temp_;
+  std::size_t bytes_ = 0;
+};
+
 void gpu_bitonic_vs_cub_merge_sort_u32(benchmark::State& state) {
   hipamp::accelerator_view av = cpu_view();
   if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   device_case<std::uint32_t> c(av, random_keys(n, 7));
   cub_temp temp;
-  std::size_t merge_bytes = 0, radix_bytes = 0;
-  BENCH_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, merge_bytes, c.raw,
-                                            static_cast<std::int64_t>(n), less_u32{}, c.stream));
+  cub_merge_sort_u32 merge_sort(c, temp);
+  std::size_t radix_bytes = 0;
   BENCH_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, radix_bytes, c.raw_in, c.raw,
                                             static_cast<int>(n), 0, 32, c.stream));
-  temp.reserve(std::max(merge_bytes, radix_bytes));
+  temp.reserve(radix_bytes);
   double bitonic = 0, merge = 0, radix = 0;
   for (auto _ : state) {
     const hipamp::array_view<std::uint32_t, 1> view(c.data);
     bitonic = gpu_median_ms(
         c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view, less_u32{}); });
-    merge = gpu_median_ms(
-        c.stream, [&] { c.restore_raw(); },
-        [&] {
-          std::size_t bytes = merge_bytes;
-          BENCH_CUDA(cub::DeviceMergeSort::SortKeys(
-              temp.ptr, bytes, c.raw, static_cast<std::int64_t>(n), less_u32{}, c.stream));
-        });
+    merge = merge_sort.median_ms();
     radix = gpu_median_ms(
         c.stream, [] {},
         [&] {
@@ -418,10 +436,7 @@ void gpu_bitonic_shape(benchmark::State& state) {
   namespace bn = hipamp::detail::bitonic;
   const bn::layout lay = bn::make_layout(static_cast<unsigned>(n), 1, n);
   cub_temp temp;
-  std::size_t merge_bytes = 0;
-  BENCH_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, merge_bytes, c.raw,
-                                            static_cast<std::int64_t>(n), less_u32{}, c.stream));
-  temp.reserve(merge_bytes);
+  cub_merge_sort_u32 merge_sort(c, temp);
   double shaped = 0, merge = 0;
   for (auto _ : state) {
     shaped = gpu_median_ms(
@@ -430,13 +445,7 @@ void gpu_bitonic_shape(benchmark::State& state) {
           gk::run_network<std::uint32_t, gk::fixed_tile_shape<K, Log2Tile>>(
               bn::array_memory<std::uint32_t>{c.raw, lay}, lay, less_u32{}, c.stream);
         });
-    merge = gpu_median_ms(
-        c.stream, [&] { c.restore_raw(); },
-        [&] {
-          std::size_t bytes = merge_bytes;
-          BENCH_CUDA(cub::DeviceMergeSort::SortKeys(
-              temp.ptr, bytes, c.raw, static_cast<std::int64_t>(n), less_u32{}, c.stream));
-        });
+    merge = merge_sort.median_ms();
   }
   std::vector<std::uint32_t> out(n);
   c.restore_raw();
