@@ -40,6 +40,22 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+// ThreadSanitizer must be told about stack switches, or it takes each fiber's accesses for
+// the OS thread's and reports races between work-items of one tile (and can crash).
+#if defined(__SANITIZE_THREAD__)
+#define HIPAMP_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define HIPAMP_TSAN_FIBERS 1
+#endif
+#endif
+#ifndef HIPAMP_TSAN_FIBERS
+#define HIPAMP_TSAN_FIBERS 0
+#endif
+#if HIPAMP_TSAN_FIBERS
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace hipamp::fallback {
 namespace {
 
@@ -104,6 +120,17 @@ class stack_block {
 // One per OS thread that has run a tile; its stacks are reused by every later tile.
 class worker {
  public:
+  worker() = default;
+  worker(const worker&) = delete;
+  worker& operator=(const worker&) = delete;
+#if HIPAMP_TSAN_FIBERS
+  ~worker() {
+    for (int k = 1; k < max_items; ++k) {
+      if (tsan_fiber_[k] != nullptr) __tsan_destroy_fiber(tsan_fiber_[k]);
+    }
+  }
+#endif
+
   void start_tile(const tile_job& job) noexcept {
     job_ = &job;
     items_ = job.item_count;
@@ -221,11 +248,19 @@ class worker {
 #endif
       context_[k] = fiber::make_context(bottom + stack_bytes_ - colour, &fiber_main, this);
       state_[k] = item_state::not_started;
+#if HIPAMP_TSAN_FIBERS
+      // One TSan fiber per work-item slot, kept for the worker's life; switches synchronise,
+      // as the tile's barriers do.
+      if (tsan_fiber_[k] == nullptr) tsan_fiber_[k] = __tsan_create_fiber(0);
+#endif
 #if HIPAMP_ASAN_FIBERS
       asan_bottom_[k] = bottom;
       asan_size_[k] = stack_bytes_;
 #endif
     }
+#if HIPAMP_TSAN_FIBERS
+    tsan_fiber_[0] = __tsan_get_current_fiber();
+#endif
     phase_ = phase::fibers;
   }
 
@@ -285,6 +320,9 @@ class worker {
     __sanitizer_finish_switch_fiber(fake_stack, &asan_bottom_[previous_], &asan_size_[previous_]);
 #else
     (void)dying;
+#if HIPAMP_TSAN_FIBERS
+    __tsan_switch_to_fiber(tsan_fiber_[next], 0);
+#endif
     hipamp_fiber_switch(&context_[me], context_[next]);
 #endif
   }
@@ -311,6 +349,9 @@ class worker {
   int previous_ = 0;
   const void* asan_bottom_[max_items] = {};
   std::size_t asan_size_[max_items] = {};
+#endif
+#if HIPAMP_TSAN_FIBERS
+  void* tsan_fiber_[max_items] = {};  // [0] is the thread's own, set when fibers start
 #endif
 
   std::size_t stack_bytes_ = 0;
