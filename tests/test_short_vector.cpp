@@ -72,7 +72,8 @@ V random_vector(typename V::value_type lo, typename V::value_type hi) {
 template <class T>
 bool close(T got, T want, T scale) {
   if constexpr (std::is_floating_point<T>::value) {
-    const T tol = 8 * std::numeric_limits<T>::epsilon() * std::max<T>({T(1), std::abs(want), scale});
+    const T tol =
+        8 * std::numeric_limits<T>::epsilon() * std::max<T>({T(1), std::abs(want), scale});
     return std::abs(got - want) <= tol;
   } else {
     return got == want;

@@ -26,7 +26,8 @@ void check_compute_domain(const extent<N>& domain) {
     if (domain[d] <= 0) {
       throw invalid_compute_domain("hipamp: parallel_for_each over extent " + to_string(domain) +
                                    ": dimension " + std::to_string(d) + " is " +
-                                   std::to_string(domain[d]) + ", every dimension must be positive");
+                                   std::to_string(domain[d]) +
+                                   ", every dimension must be positive");
     }
   }
 }
@@ -63,8 +64,9 @@ event_ptr launch_simple(const accelerator_view& av, const extent<N>& domain, con
 
 template <int N, class Kernel>
 void parallel_for_each(const accelerator_view& av, const extent<N>& domain, const Kernel& kernel) {
-  static_assert(std::is_invocable<const Kernel&, index<N>>::value,
-                "hipamp: the kernel must be callable with hipamp::index<N> for an extent<N> domain");
+  static_assert(
+      std::is_invocable<const Kernel&, index<N>>::value,
+      "hipamp: the kernel must be callable with hipamp::index<N> for an extent<N> domain");
   detail::check_compute_domain(domain);
   detail::launch_scope scope(av.queue());
   const Kernel bound = kernel;  // every captured array_view binds itself to av here
