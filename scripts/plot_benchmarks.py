@@ -240,6 +240,13 @@ def plot_counters(path, family, rows, out_dir, plt):
     return png
 
 
+def figure_section(title, path, result, png, markdown):
+    """Markdown lines for one figure: heading, machine, and the image linked relative to the page."""
+    rel = os.path.relpath(png, os.path.dirname(os.path.abspath(markdown)))
+    return ["### %s (%s)" % (title, os.path.basename(path)), "",
+            "%s" % result.machine(), "", "![%s](%s)" % (title, rel), ""]
+
+
 def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(here)
@@ -278,9 +285,7 @@ def main(argv=None):
             png = plot_counters(path, family, rows, args.out, plt)
             print(png)
             if args.markdown:
-                rel = os.path.relpath(png, os.path.dirname(os.path.abspath(args.markdown)))
-                sections += ["### %s (%s)" % (family, os.path.basename(path)), "",
-                             "%s" % result.machine(), "", "![%s](%s)" % (family, rel), ""]
+                sections += figure_section(family, path, result, png, args.markdown)
         if not result.works and not counters:
             print("plot_benchmarks: %s: no <work>_hipamp/<args> benchmarks" % path, file=sys.stderr)
         for work in sorted(result.works):
@@ -288,9 +293,7 @@ def main(argv=None):
             png = plot(result, work, entry, args.out, plt)
             print(png)
             if args.markdown:
-                rel = os.path.relpath(png, os.path.dirname(os.path.abspath(args.markdown)))
-                sections += ["### %s (%s)" % (work, os.path.basename(path)), "",
-                             "%s" % result.machine(), "", "![%s](%s)" % (work, rel), ""]
+                sections += figure_section(work, path, result, png, args.markdown)
                 sections += ratio_table(entry) + [""]
     if args.markdown:
         update_markdown(args.markdown, sections)
