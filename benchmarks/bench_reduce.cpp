@@ -396,24 +396,40 @@ int main(int argc, char** argv) {
       using hx::detail::gpu::tile_order;
       constexpr tile_order ticket = tile_order::ticket;
       constexpr tile_order speculative = tile_order::speculative_ticket;
-      // Measured on an H200 at 2^28 (ratio to CUB): ticket 0.71, speculative 0.74 (the
-      // default), 512 threads 0.74, busy polling 0.73, direct vector I/O 0.60.
+      // Measured on an H200 at 2^28 (ratio to CUB): ticket 0.71, speculative 0.74, 512
+      // threads 0.74, busy polling 0.73 (benchmarks/results/h200_sweeps_2026-11-21.txt). CUB's
+      // sm_90 tuning for 4-byte sums is 128x24 with 8 blocks per SM, sleeping 1245 ns after
+      // publishing and 648 ns between polls.
+      constexpr int cub_wait = 1245;
+      constexpr int cub_poll = 648;
       for (auto* b : {
                benchmark::RegisterBenchmark("gpu/scan_policy/256x16/ticket",
-                                            gpu_scan_policy<scan_policy<256, 16, 4, ticket, false>>,
+                                            gpu_scan_policy<scan_policy<256, 16, 4, ticket, 0, 32>>,
                                             acc),
                benchmark::RegisterBenchmark(
                    "gpu/scan_policy/256x16/spec",
-                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, false>>, acc),
+                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, 0, 32>>, acc),
                benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x16/spec/busy",
-                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, false, 0>>, acc),
+                   "gpu/scan_policy/256x16/spec/cub_delays",
+                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, cub_wait, cub_poll>>, acc),
                benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/512x16/spec",
-                   gpu_scan_policy<scan_policy<512, 16, 2, speculative, false>>, acc),
+                   "gpu/scan_policy/128x24x8/spec/cub_delays",
+                   gpu_scan_policy<scan_policy<128, 24, 8, speculative, cub_wait, cub_poll>>, acc),
                benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x16/spec/vec",
-                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, true>>, acc),
+                   "gpu/scan_policy/256x32x4/spec/cub_delays",
+                   gpu_scan_policy<scan_policy<256, 32, 4, speculative, cub_wait, cub_poll>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/256x32x4/spec/wait600",
+                   gpu_scan_policy<scan_policy<256, 32, 4, speculative, 600, cub_poll>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/256x32x4/spec/poll200",
+                   gpu_scan_policy<scan_policy<256, 32, 4, speculative, cub_wait, 200>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/256x40x4/spec/cub_delays",
+                   gpu_scan_policy<scan_policy<256, 40, 4, speculative, cub_wait, cub_poll>>, acc),
+               benchmark::RegisterBenchmark(
+                   "gpu/scan_policy/192x32x5/spec/cub_delays",
+                   gpu_scan_policy<scan_policy<192, 32, 5, speculative, cub_wait, cub_poll>>, acc),
            }) {
         b->Arg(22)->Arg(24)->Arg(28)->ArgName("log2n")->UseManualTime()->Unit(
             benchmark::kMicrosecond);

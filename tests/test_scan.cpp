@@ -14,11 +14,13 @@ namespace hx = hipamp;
 namespace {
 
 const std::vector<std::size_t>& sizes() {
-  // Boundaries of CPU blocks (128 ints, 64 doubles) and pieces, GPU warps, tiles (4096
-  // floats, 2048 doubles) and look-back windows (32 tiles).
+  // Boundaries of CPU blocks (128 ints, 64 doubles) and pieces, GPU warps, tiles (8192
+  // ints and floats, 2048 doubles) and look-back windows (32 tiles); the last size makes
+  // more than 500 GPU tiles of ints, where the look-back sleeps between polls.
   static const std::vector<std::size_t> s = {
-      1,    2,    3,    31,   32,    33,    255,   256,    257,    2047,    2048,    2049,   4095,
-      4096, 4097, 8191, 8193, 65535, 65536, 65537, 131073, 262145, 1048575, 1048577, 3000017};
+      1,     2,      3,      31,     32,      33,      255,     256,    257,   2047,
+      2048,  2049,   4095,   4096,   4097,    8191,    8192,    8193,   65535, 65536,
+      65537, 131073, 262145, 524289, 1048575, 1048577, 3000017, 4915205};
   return s;
 }
 

@@ -118,12 +118,15 @@ __device__ __forceinline__ void sync_warp() {
 #endif
 }
 
-// A short pause inside a spin loop, so waiting warps leave memory bandwidth to working ones.
+// A pause of about Ns nanoseconds inside a spin loop, so waiting warps leave issue slots and
+// memory bandwidth to working ones. (AMD's s_sleep counts 64 clocks, about 32 ns, per unit.)
+template <int Ns>
 __device__ __forceinline__ void spin_pause() {
+  static_assert(Ns > 0 && Ns <= 4000, "hipamp: spin pauses are 1 ns to 4 us");
 #if defined(__HIPCC__)
-  __builtin_amdgcn_s_sleep(1);
+  __builtin_amdgcn_s_sleep((Ns + 31) / 32 < 127 ? (Ns + 31) / 32 : 127);
 #elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  __nanosleep(32);
+  __nanosleep(Ns);
 #endif
 }
 
