@@ -426,7 +426,7 @@ void gpu_seed_8388608_ints(benchmark::State& state) {
 // The bitonic network under one tile shape (2^K elements per thread, tiles of 2^Log2Tile)
 // on a raw device buffer, beside CUB's merge sort: the sweep behind the default shapes.
 // Run with --benchmark_filter=gpu_bitonic_shape.
-template <int K, int Log2Tile>
+template <int K, int Log2Tile, int MinBlocks = 0>
 void gpu_bitonic_shape(benchmark::State& state) {
   hipamp::accelerator_view av = cpu_view();
   if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
@@ -442,14 +442,14 @@ void gpu_bitonic_shape(benchmark::State& state) {
     shaped = gpu_median_ms(
         c.stream, [&] { c.restore_raw(); },
         [&] {
-          gk::run_network<std::uint32_t, gk::fixed_tile_shape<K, Log2Tile>>(
+          gk::run_network<std::uint32_t, gk::fixed_tile_shape<K, Log2Tile, MinBlocks>>(
               bn::array_memory<std::uint32_t>{c.raw, lay}, lay, less_u32{}, c.stream);
         });
     merge = merge_sort.median_ms();
   }
   std::vector<std::uint32_t> out(n);
   c.restore_raw();
-  gk::run_network<std::uint32_t, gk::fixed_tile_shape<K, Log2Tile>>(
+  gk::run_network<std::uint32_t, gk::fixed_tile_shape<K, Log2Tile, MinBlocks>>(
       bn::array_memory<std::uint32_t>{c.raw, lay}, lay, less_u32{}, c.stream);
   BENCH_CUDA(cudaStreamSynchronize(c.stream));
   BENCH_CUDA(cudaMemcpy(out.data(), c.raw, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
@@ -464,6 +464,8 @@ void shape_sizes(benchmark::internal::Benchmark* b) {
 // 0.059 / 0.125 / 2.42; <3,12> 0.052 / 0.149 / 2.52. Before it, 2^K = 64 (<6,14>, <6,15>)
 // was slower than 32 at every size.
 BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 13)->Apply(shape_sizes);
+BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 13, 3)->Apply(shape_sizes);
+BENCHMARK_TEMPLATE(gpu_bitonic_shape, 4, 12, 4)->Apply(shape_sizes);
 BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 14)->Apply(shape_sizes);
 BENCHMARK_TEMPLATE(gpu_bitonic_shape, 4, 13)->Apply(shape_sizes);
 BENCHMARK_TEMPLATE(gpu_bitonic_shape, 3, 12)->Apply(shape_sizes);

@@ -42,14 +42,17 @@ namespace hipamp::detail::gpu {
 namespace sort_kernels {
 
 // A tile shape as a type, so kernels can be instantiated per shape (the sweep in
-// bench_sort compares shapes; the library uses default_tile_shape).
-template <int K, int Log2Tile>
+// bench_sort compares shapes; the library uses default_tile_shape). MinBlocks: the tile
+// kernel's blocks per multiprocessor asked of the register allocator (0: the default).
+template <int K, int Log2Tile, int MinBlocks = 0>
 struct fixed_tile_shape {
   static constexpr bitonic::tile_shape value{K, Log2Tile, 1 << (Log2Tile - K)};
+  static constexpr int min_blocks = MinBlocks;
 };
 template <class E>
 struct default_tile_shape {
   static constexpr bitonic::tile_shape value = bitonic::shape_of<E>;
+  static constexpr int min_blocks = 0;
 };
 
 template <class E, class Shape = default_tile_shape<E>>
@@ -62,7 +65,9 @@ struct launch_shape {
   static constexpr int global_threads = 128;
   // Blocks per multiprocessor the launch bounds ask for: at most 128 registers a thread,
   // so that enough warps stay resident to keep loads in flight.
-  static constexpr int tile_min_blocks = tile.threads >= 512 ? 1 : 512 / tile.threads;
+  static constexpr int tile_min_blocks = Shape::min_blocks > 0 ? Shape::min_blocks
+                                         : tile.threads >= 512 ? 1
+                                                               : 512 / tile.threads;
   static constexpr int global_min_blocks = 4;
   static constexpr std::size_t shared_bytes =
       std::size_t(bitonic::padded_tile_size(tile.log2_tile, sizeof(E))) * sizeof(E);
