@@ -6,6 +6,8 @@
 #   bash scripts/gpu_verify.sh bench            # every benchmark, JSON + ratio tables
 #   bash scripts/gpu_verify.sh tests-then-bench # build, the two test runs, then the benchmarks
 #                                               # named in BENCHES (BENCH_FILTER, one repetition)
+#   bash scripts/gpu_verify.sh sweep            # build only the benchmarks named in BENCHES and
+#                                               # run them (tuning sweeps, no tests)
 # Everything lands in $OUT (one tarball plus a summary), and a short table is printed last.
 set -uo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -63,18 +65,24 @@ if [ "$phase" = "build-and-test" ]; then
   grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS/sanitizers.log"
   grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
   echo "---- demo"; sed -n '1,40p' "$LOGS/demo.log"
-elif [ "$phase" = "tests-then-bench" ]; then
+elif [ "$phase" = "tests-then-bench" ] || [ "$phase" = "sweep" ]; then
   [ -f "$BUILD/build.ninja" ] || cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >"$LOGS/build.log" 2>&1
-  step build 300 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
-  T="$BUILD/tests/hipamp_tests"
-  step "tests" 150 "$LOGS/tests.log" "$T"
-  step "tests, emulated discrete device default" 150 "$LOGS/tests_emulated.log" \
-    env HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated "$T"
-  for f in tests tests_emulated; do
-    echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
-  done
-  grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -40
+  if [ "$phase" = "sweep" ]; then
+    targets=()
+    for entry in ${BENCHES:-bench_reduce}; do targets+=(--target "${entry%%:*}"); done
+    step build 300 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" -- -k 0
+  else
+    step build 300 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
+    T="$BUILD/tests/hipamp_tests"
+    step "tests" 150 "$LOGS/tests.log" "$T"
+    step "tests, emulated discrete device default" 150 "$LOGS/tests_emulated.log" \
+      env HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated "$T"
+    for f in tests tests_emulated; do
+      echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
+    done
+    grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -40
+  fi
   # BENCHES: entries name[:filter[:limit_seconds]]
   for entry in ${BENCHES:-bench_gemm:gpu bench_reduce:gpu}; do
     IFS=: read -r b filter limit <<<"$entry"
