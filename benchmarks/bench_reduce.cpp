@@ -399,7 +399,8 @@ int main(int argc, char** argv) {
       // Measured on an H200 at 2^28 (ratio to CUB): ticket 0.71, speculative 0.74, 512
       // threads 0.74, busy polling 0.73 (benchmarks/results/h200_sweeps_2026-11-21.txt). CUB's
       // sm_90 tuning for 4-byte sums is 128x24 with 8 blocks per SM, sleeping 1245 ns after
-      // publishing and 648 ns between polls.
+      // publishing and 648 ns between polls. On an H100, 256x32 with those delays (the
+      // default) measured 0.98; the whole sweep is in h100_sweeps_2026-11-21.txt.
       constexpr int cub_wait = 1245;
       constexpr int cub_poll = 648;
       for (auto* b : {
