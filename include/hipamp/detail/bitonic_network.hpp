@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include <hipamp/config.hpp>
 
@@ -135,22 +136,25 @@ HIPAMP_HOST_DEVICE inline void compare_exchange(E& a, E& b, const Less& less) {
   b = hi;
 }
 
-// The steps of one round on registers. Register i's partner always holds the higher
-// position; when `Checked`, an exchange happens only if that partner exists (registers
-// j < existing_lower and H + j < H + existing_upper hold existing elements).
+// The steps of one round on the 2^Bits registers x[Base ..]. Register i's partner always
+// holds the higher position; when `Checked`, an exchange happens only if that partner exists
+// (registers j < existing_lower and H + j < H + existing_upper hold existing elements).
+// Base is a template argument so every register index stays a compile-time constant (on a
+// GPU, a runtime index would move the whole array to local memory).
 HIPAMP_NO_EXEC_CHECK
-template <int Bits, bool Mirror, bool Checked, class E, class Less>
-HIPAMP_HOST_DEVICE inline void network(E (&x)[1 << Bits], unsigned existing_lower,
-                                       unsigned existing_upper, const Less& less) {
+template <int Bits, bool Mirror, bool Checked, int Base = 0, class E, int N, class Less>
+HIPAMP_HOST_DEVICE inline void network(E (&x)[N], unsigned existing_lower, unsigned existing_upper,
+                                       const Less& less) {
   constexpr int G = 1 << Bits;
   constexpr int H = G / 2;
+  static_assert(Base >= 0 && Base + G <= N, "hipamp: a network round past its registers");
 #if HIPAMP_DEVICE_COMPILE
 #pragma unroll
 #endif
   for (int j = 0; j < H; ++j) {
     const int partner = Mirror ? G - 1 - j : j + H;
     if (!Checked || static_cast<unsigned>(partner - H) < existing_upper) {
-      compare_exchange(x[j], x[partner], less);
+      compare_exchange(x[Base + j], x[Base + partner], less);
     }
   }
 #if HIPAMP_DEVICE_COMPILE
@@ -168,41 +172,31 @@ HIPAMP_HOST_DEVICE inline void network(E (&x)[1 << Bits], unsigned existing_lowe
                                         : static_cast<unsigned>(partner - H) < existing_upper;
         if (!exists) continue;
       }
-      compare_exchange(x[i], x[partner], less);
+      compare_exchange(x[Base + i], x[Base + partner], less);
     }
   }
 }
+
+namespace network_detail {
+// Stage S of the network on every run of 2^S registers, then stages S+1 .. K.
+HIPAMP_NO_EXEC_CHECK
+template <int S, int K, class E, class Less, int... Run>
+HIPAMP_HOST_DEVICE inline void stages_from(E (&x)[1 << K], const Less& less,
+                                           std::integer_sequence<int, Run...>) {
+  constexpr unsigned H = 1u << (S - 1);
+  (network<S, true, false, (Run << S)>(x, H, H, less), ...);
+  if constexpr (S < K) {
+    stages_from<S + 1, K>(x, less, std::make_integer_sequence<int, (1 << (K - S - 1))>{});
+  }
+}
+}  // namespace network_detail
 
 // Stages 1..K of the network on 2^K registers holding consecutive existing positions (the
 // first of them at a multiple of 2^K): sorts them, exactly as the K stages' rounds would.
 HIPAMP_NO_EXEC_CHECK
 template <int K, class E, class Less>
 HIPAMP_HOST_DEVICE inline void sort_runs(E (&x)[1 << K], const Less& less) {
-  constexpr int G = 1 << K;
-#if HIPAMP_DEVICE_COMPILE
-#pragma unroll
-#endif
-  for (int s = 1; s <= K; ++s) {
-    const int size = 1 << s;
-#if HIPAMP_DEVICE_COMPILE
-#pragma unroll
-#endif
-    for (int i = 0; i < G; ++i) {
-      const int o = i & (size - 1);  // mirror step: o against size - 1 - o
-      if (o < size / 2) compare_exchange(x[i], x[i - o + size - 1 - o], less);
-    }
-#if HIPAMP_DEVICE_COMPILE
-#pragma unroll
-#endif
-    for (int dist = size / 4; dist >= 1; dist /= 2) {
-#if HIPAMP_DEVICE_COMPILE
-#pragma unroll
-#endif
-      for (int i = 0; i < G; ++i) {
-        if ((i & dist) == 0) compare_exchange(x[i], x[i + dist], less);
-      }
-    }
-  }
+  network_detail::stages_from<1, K>(x, less, std::make_integer_sequence<int, (1 << (K - 1))>{});
 }
 
 // Hides a value's origin from the optimiser: addresses computed from it after this point
