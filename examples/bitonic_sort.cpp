@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
+#include <exception>
 #include <numeric>
 #include <random>
 #include <string>
@@ -19,6 +19,8 @@
 #include "workloads/sort.hpp"
 
 namespace {
+
+bool same(const my_type& a, const my_type& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
 bool by_y(const my_type& a, const my_type& b) { return a.y < b.y; }
 
@@ -39,8 +41,8 @@ bool sort_user_type(const hipamp::accelerator_view& av, std::mt19937& rng) {
   std::stable_sort(expected.begin(), expected.end(), by_y);
   bool ok = true;
   for (int i = 0; i < n; ++i) {
-    ok &= std::memcmp(&ascending[i], &expected[i], sizeof(my_type)) == 0;
-    ok &= std::memcmp(&descending[i], &expected[n - 1 - i], sizeof(my_type)) == 0;
+    ok &= same(ascending[i], expected[i]);
+    ok &= same(descending[i], expected[n - 1 - i]);
   }
   std::printf("parallel_sort of %d my_type by y (and reversed): %s\n", n,
               ok ? "matches std::stable_sort" : "MISMATCH");
@@ -105,7 +107,7 @@ bool seed_benchmark(hipamp::accelerator_view av, std::mt19937& rng) {
 
 }  // namespace
 
-int main() {
+int main() try {
   const hipamp::accelerator_view av = hipamp::accelerator().get_default_view();
   std::wstring path = av.get_accelerator().get_device_path();
   std::printf("accelerator: %s\n", std::string(path.begin(), path.end()).c_str());
@@ -114,4 +116,7 @@ int main() {
   ok &= sorted_differences(av, rng);
   ok &= seed_benchmark(av, rng);
   return ok ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 1;
 }

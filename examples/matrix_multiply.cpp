@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 
 namespace hx = hipamp;
 
@@ -90,7 +91,7 @@ void run_size(const hx::accelerator_view& av, int m, int k, int n, int repetitio
 
 }  // namespace seed
 
-int main(int argc, char* argv[]) {
+int main(int argc, char* argv[]) try {
   using namespace seed;
   const int repetitions = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
   const hx::accelerator acc;
@@ -104,4 +105,7 @@ int main(int argc, char* argv[]) {
   run_size<int>(av, 1024, 1024, 1024, repetitions, result);
   std::printf("%s\n", result.ok ? "all variants match the serial result" : "MISMATCHES found");
   return result.ok ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 1;
 }

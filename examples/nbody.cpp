@@ -4,10 +4,11 @@
 //   nbody [bodies] [steps]     defaults: 4096 bodies on the CPU device, 16384 on a GPU; 10 steps
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 
 #include "workloads/nbody.hpp"
 
-int main(int argc, char* argv[]) {
+int main(int argc, char* argv[]) try {
   const int bodies = argc > 1 ? std::atoi(argv[1]) : 0;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 10;
   if (argc > 1 && bodies <= 0) {
@@ -33,4 +34,7 @@ int main(int argc, char* argv[]) {
     }
   }
   return all_ok ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 1;
 }

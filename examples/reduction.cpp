@@ -37,7 +37,7 @@ hipamp::accelerator_view pick(const std::string& which) {
   return hipamp::accelerator().get_default_view();
 }
 
-std::string narrow(const std::wstring& w) { return std::string(w.begin(), w.end()); }
+std::string narrow(const std::wstring& w) { return {w.begin(), w.end()}; }
 
 void report(const char* method, float sum, long double exact, double ms) {
   const long double error = static_cast<long double>(sum) - exact;

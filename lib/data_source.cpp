@@ -19,7 +19,7 @@
 namespace hipamp::detail {
 
 std::size_t footprint::begin_byte() const noexcept {
-  std::ptrdiff_t first = static_cast<std::ptrdiff_t>(offset);
+  auto first = static_cast<std::ptrdiff_t>(offset);
   for (std::size_t d = 0; d < extent.size(); ++d) {
     if (stride[d] < 0) first += (extent[d] - 1) * stride[d];
   }
@@ -27,7 +27,7 @@ std::size_t footprint::begin_byte() const noexcept {
 }
 
 std::size_t footprint::end_byte() const noexcept {
-  std::ptrdiff_t last = static_cast<std::ptrdiff_t>(offset);
+  auto last = static_cast<std::ptrdiff_t>(offset);
   for (std::size_t d = 0; d < extent.size(); ++d) {
     if (extent[d] <= 0) return begin_byte();
     if (stride[d] > 0) last += (extent[d] - 1) * stride[d];
@@ -277,6 +277,8 @@ replica& ensure_replica_locked(std::vector<replica>& replicas, device_impl& devi
 // unrelated work queued behind it.
 queue_impl& readback_queue(device_impl& device) {
   static std::mutex mutex;
+  // Leaked on purpose: views destroyed during static destruction may still read back.
+  // NOLINTNEXTLINE(cppcoreguidelines-owning-memory)
   static auto* queues = new std::map<const device_impl*, std::shared_ptr<queue_impl>>();
   std::lock_guard<std::mutex> lock(mutex);
   std::shared_ptr<queue_impl>& q = (*queues)[&device];

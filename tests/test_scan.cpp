@@ -181,7 +181,8 @@ TEST_CASE("scan of random floats stays within the running-sum error bound", "[sc
     for (std::size_t i = 0; i < n; ++i) {
       exact += in[i];
       sum_abs += std::fabs(in[i]);
-      const long double bound = (i + 1) * (std::numeric_limits<float>::epsilon() / 2) * sum_abs;
+      const long double bound =
+          static_cast<long double>(i + 1) * (std::numeric_limits<float>::epsilon() / 2) * sum_abs;
       if (!(std::fabs(static_cast<long double>(out[i]) - exact) <= bound)) ++bad;
     }
     CHECK(bad == 0);
@@ -192,7 +193,8 @@ TEST_CASE("scans over rank 2 views and strided sections", "[scan]") {
   FOR_EACH_ACCELERATOR(acc) {
     const hx::accelerator_view av = acc.get_default_view();
     const int rows = 129, cols = 1031;
-    const std::vector<int> in = hipamp_test::random_vector<int>(rows * cols, -500, 500);
+    const std::vector<int> in =
+        hipamp_test::random_vector<int>(std::size_t{rows} * cols, -500, 500);
     std::vector<int> expected(in.size());
     std::inclusive_scan(in.begin(), in.end(), expected.begin());
 
@@ -257,7 +259,7 @@ TEST_CASE("scans over pointer ranges: empty ranges, in place, results on the hos
     std::vector<long long> out(data.size(), -1);
     std::vector<long long> wide_expected(data.size());
     std::inclusive_scan(data.begin() + 1, data.end(), wide_expected.begin() + 1,
-                        std::plus<long long>());
+                        std::plus<long long>());  // NOLINT: the sum is taken in long long
     hx::inclusive_scan(av, data.data() + 1, data.data() + data.size(),
                        out.data() + 1);  // misaligned
     CHECK(out[0] == -1);
@@ -284,6 +286,7 @@ TEST_CASE("scan over 10^8 elements", "[scan][.large]") {
   const std::size_t n = 100000000;
   const std::vector<int> in = hipamp_test::random_vector<int>(n, -10, 10);
   std::vector<long long> expected(n);
+  // NOLINTNEXTLINE(modernize-use-transparent-functors): the sum is taken in long long
   std::inclusive_scan(in.begin(), in.end(), expected.begin(), std::plus<long long>());
   FOR_EACH_ACCELERATOR(acc) {
     std::vector<long long> out(n, -1);

@@ -56,7 +56,7 @@ class schedule_replay {
                     if (q < tile_size) owner[q] = static_cast<int>(g);
                   }
                 }
-                bn::run_group_dynamic<5, int>(local, lay_, r, g, start, std::less<int>());
+                bn::run_group_dynamic<5, int>(local, lay_, r, g, start, std::less<>());
               }
             }
           });
@@ -74,7 +74,7 @@ class schedule_replay {
     const tracked memory{data_.data(), lay_, this};
     for (unsigned long long t = 0; t < groups.count; ++t) {
       bn::run_group_dynamic<5, int>(
-          memory, lay_, r, bn::group_index(groups, static_cast<unsigned>(t)), 0, std::less<int>());
+          memory, lay_, r, bn::group_index(groups, static_cast<unsigned>(t)), 0, std::less<>());
     }
   }
 
@@ -83,9 +83,9 @@ class schedule_replay {
  private:
   // Global memory that notices an element loaded twice in one round.
   struct tracked {
-    int* data;
+    int* data = nullptr;
     bn::layout lay;
-    schedule_replay* self;
+    schedule_replay* self = nullptr;
     std::size_t at(unsigned q) const { return lay.real(q); }
     std::size_t next(std::size_t a, unsigned step) const { return a + step; }
     int load(std::size_t a) const {
@@ -144,7 +144,8 @@ TEST_CASE("bitonic schedule: the GPU's tile shapes", "[sort][network]") {
     const bn::tile_shape shape = bn::shape_for_bytes(bytes);
     CHECK(shape.threads >= 32);
     CHECK((shape.threads << shape.k) == (1 << shape.log2_tile));
-    CHECK((std::size_t(bn::padded_tile_size(shape.log2_tile, bytes)) * bytes) <= 48u * 1024u);
+    CHECK((std::size_t(bn::padded_tile_size(shape.log2_tile, bytes)) * bytes) <=
+          std::size_t{48} * 1024);
     for (unsigned length : {2u, 257u, 8191u, 8193u, 20001u}) check_schedule(shape, length, 1, 0);
     check_schedule(shape, 70001, 1, 0);
     check_schedule(shape, 300, 37, 3);
@@ -224,10 +225,11 @@ TEST_CASE("CPU sort kernels: every supported instruction set", "[sort][cpu]") {
       CHECK(keys64 == expected64);
     }
     // Rows, one per thread.
-    auto rows = hipamp_test::random_vector<std::uint32_t>(53 * 700, 0, 1000);
+    auto rows = hipamp_test::random_vector<std::uint32_t>(std::size_t{53} * 700, 0, 1000);
     auto expected = rows;
     for (int r = 0; r < 53; ++r)
-      std::sort(expected.begin() + r * 700, expected.begin() + (r + 1) * 700);
+      std::sort(expected.begin() + std::ptrdiff_t{r} * 700,
+                expected.begin() + std::ptrdiff_t{r + 1} * 700);
     hipamp::fallback::sort_unsigned(rows.data(), 700, 53, level);
     CHECK(rows == expected);
   }
@@ -249,16 +251,17 @@ TEST_CASE("sort order: ordered_bits is an order-preserving bijection", "[sort]")
   }
   // Round trips, bit for bit, on random bit patterns (NaN payloads included).
   for (int t = 0; t < 20000; ++t) {
-    const std::uint32_t bits32 = static_cast<std::uint32_t>(hipamp_test::rng()());
+    const auto bits32 = static_cast<std::uint32_t>(hipamp_test::rng()());
     const std::uint64_t bits64 = (std::uint64_t(hipamp_test::rng()()) << 32) | hipamp_test::rng()();
     float f;
     double d;
     std::memcpy(&f, &bits32, 4);
     std::memcpy(&d, &bits64, 8);
-    const float f2 = from_ordered_bits<float>(ordered_bits(f));
-    const double d2 = from_ordered_bits<double>(ordered_bits(d));
-    CHECK(std::memcmp(&f, &f2, 4) == 0);
-    CHECK(std::memcmp(&d, &d2, 8) == 0);
+    const auto f2 = from_ordered_bits<float>(ordered_bits(f));
+    const auto d2 = from_ordered_bits<double>(ordered_bits(d));
+    // Bit-exact round trips, NaN payloads and signed zeros included.
+    CHECK(std::memcmp(&f, &f2, 4) == 0);  // NOLINT(bugprone-suspicious-memory-comparison)
+    CHECK(std::memcmp(&d, &d2, 8) == 0);  // NOLINT(bugprone-suspicious-memory-comparison)
     const int i = static_cast<int>(bits32);
     CHECK(from_ordered_bits<int>(ordered_bits(i)) == i);
   }

@@ -31,6 +31,7 @@ namespace {
 // map onto the target's SIMD instructions; with FMA available, a += s * v becomes one FMA).
 template <class T, int W>
 struct simd {
+  // NOLINTNEXTLINE(modernize-use-using): GCC ignores vector_size on a dependent alias
   typedef T type __attribute__((vector_size(sizeof(T) * W)));
 };
 #else

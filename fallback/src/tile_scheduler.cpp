@@ -66,7 +66,7 @@ constexpr int max_items = 1024;
 struct tile_abandoned {};
 
 std::size_t page_size() noexcept {
-  static const std::size_t bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  static const auto bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   return bytes;
 }
 

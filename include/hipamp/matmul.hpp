@@ -34,9 +34,9 @@ void run_gemm(queue_impl& queue, const gemm_problem<double>& problem);
 
 // What the checks need to know about one operand.
 struct gemm_operand {
-  const char* name;  // "A", "B" or "C"
+  const char* name = nullptr;  // "A", "B" or "C"
   extent<2> shape;
-  const data_source* source;
+  const data_source* source = nullptr;
   footprint where;
 };
 
@@ -88,7 +88,7 @@ void gemm(const accelerator_view& av, matrix_op op_a, matrix_op op_b, detail::no
   // Each copy reports itself to the scope; closing it makes the data valid on the target
   // and points the copies at the target's memory.
   const array_view<const T, 2> bound_a = a;
-  const array_view<const T, 2> bound_b = b;
+  const array_view<const T, 2> bound_b = b;  // NOLINT(performance-unnecessary-copy-initialization)
   const array_view<T, 2> bound_c = c;
   scope.close();
 

@@ -17,7 +17,7 @@ namespace hipamp {
 // Sorted keys of `source`: an array of key_index_t<T> on the source's accelerator_view.
 template <class T>
 std::shared_ptr<array<key_index_t<T>, 1>> parallel_sort_keys(const array<T, 1>& source) {
-  static_assert(detail::check_key_index_type<T>(), "");
+  static_assert(detail::check_key_index_type<T>());
   using K = key_index_t<T>;
   const accelerator_view av = source.get_accelerator_view();
   const array_view<const T, 1> src(source);
@@ -40,7 +40,7 @@ std::shared_ptr<array<key_index_t<T>, 1>> parallel_sort_keys(const array<T, 1>& 
 // `reverse` reads the ascending keys from the back, as in the paper.
 template <class T>
 std::shared_ptr<array<T, 1>> parallel_sort(const array<T, 1>& source, bool reverse = false) {
-  static_assert(detail::check_key_index_type<T>(), "");
+  static_assert(detail::check_key_index_type<T>());
   const accelerator_view av = source.get_accelerator_view();
   const array_view<const T, 1> src(source);
   detail::check_sort_size(source.extent.size(), "parallel_sort");

@@ -19,8 +19,7 @@
 
 #include <hipamp/config.hpp>
 
-namespace hipamp {
-namespace graphics {
+namespace hipamp::graphics {
 
 using uint = unsigned int;
 
@@ -461,5 +460,4 @@ struct short_vector_traits<basic_short_vector<T, N>> {
   static constexpr int size = N;
 };
 
-}  // namespace graphics
-}  // namespace hipamp
+}  // namespace hipamp::graphics

@@ -107,7 +107,7 @@ void sort_by_key_index(const accelerator_view& av, const array_view<T, 1>& data)
 template <class T, class Compare>
 void sort(const accelerator_view& av, const array_view<T, 1>& data, Compare comp) {
   detail::check_sortable_view(data, "sort");
-  const unsigned n = static_cast<unsigned>(data.extent[0]);
+  const auto n = static_cast<unsigned>(data.extent[0]);
   detail::with_bound_views(
       av, "sort",
       [&](const array_view<T, 1>& bound) {
@@ -171,7 +171,7 @@ void sort(const accelerator_view& av, T* first, T* last) {
 template <class T, class Compare>
 void stable_sort(const accelerator_view& av, const array_view<T, 1>& data, Compare comp) {
   detail::check_sortable_view(data, "stable_sort");
-  const unsigned n = static_cast<unsigned>(data.extent[0]);
+  const auto n = static_cast<unsigned>(data.extent[0]);
   detail::with_bound_views(
       av, "stable_sort",
       [&](const array_view<T, 1>& bound) {
@@ -206,7 +206,7 @@ void sort_by_key(const accelerator_view& av, const array_view<K, 1>& keys,
                             " keys with " + std::to_string(values.extent[0]) +
                             " values: the views must have the same length");
   }
-  const unsigned n = static_cast<unsigned>(keys.extent[0]);
+  const auto n = static_cast<unsigned>(keys.extent[0]);
   detail::with_bound_views(
       av, "sort_by_key",
       [&](const array_view<K, 1>& k, const array_view<V, 1>& v) {
@@ -234,8 +234,8 @@ template <class T, class Compare>
 void batched_sort(const accelerator_view& av, const array_view<T, 2>& rows, Compare comp) {
   static_assert(!std::is_const<T>::value, "hipamp: sorting needs a writable array_view<T, 2>");
   detail::check_sort_size(rows.extent.size(), "batched_sort");
-  const unsigned row_count = static_cast<unsigned>(rows.extent[0]);
-  const unsigned length = static_cast<unsigned>(rows.extent[1]);
+  const auto row_count = static_cast<unsigned>(rows.extent[0]);
+  const auto length = static_cast<unsigned>(rows.extent[1]);
   detail::with_bound_views(
       av, "batched_sort",
       [&](const array_view<T, 2>& bound) {

@@ -18,7 +18,7 @@ struct tile_shape {
   static constexpr int dims[3] = {D0, D1, D2};
   // dims[d] for code that also runs on a GPU: nvcc keeps static constexpr arrays host-only.
   HIPAMP_HOST_DEVICE static constexpr int dim(int d) noexcept {
-    return d == 0 ? D0 : (d == 1 ? D1 : D2);
+    return d == 0 ? D0 : (d == 1 ? D1 : D2);  // NOLINT(bugprone-branch-clone): D1 may equal D2
   }
   static constexpr int size = D0 * (D1 ? D1 : 1) * (D2 ? D2 : 1);
   static_assert(size <= 1024, "hipamp: C++ AMP tiles hold at most 1024 work-items");
@@ -108,8 +108,7 @@ class tiled_index {
 
   HIPAMP_HOST_DEVICE constexpr tiled_index(const index<rank>& global_index,
                                            const index<rank>& local_index,
-                                           const index<rank>& tile_index,
-                                           const index<rank>& origin,
+                                           const index<rank>& tile_index, const index<rank>& origin,
                                            const tile_barrier& tile_barrier_) noexcept
       : global(global_index),
         local(local_index),

@@ -154,7 +154,9 @@ void parallel_for_each(const accelerator_view& av, const tiled_extent<D0, D1, D2
                 "hipamp::tiled_index<D0, D1, D2> (the tile sizes of its tiled_extent)");
   detail::check_tiled_compute_domain(domain);
   detail::launch_scope scope(av.queue());
-  const Kernel bound = kernel;  // every captured array_view reports itself here
+  // The copy is the point: every captured array_view reports itself here.
+  // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
+  const Kernel bound = kernel;
   scope.close();
   scope.complete(detail::launch_tiled(av, domain, bound));
 }

@@ -25,6 +25,7 @@
 #define HIPAMP_ALGORITHMS_ABI host_translation_unit
 #endif
 
+// NOLINTNEXTLINE(modernize-concat-nested-namespaces): C++17 cannot concatenate an inline one
 namespace hipamp {
 namespace detail {
 inline namespace HIPAMP_ALGORITHMS_ABI {
@@ -32,7 +33,7 @@ inline namespace HIPAMP_ALGORITHMS_ABI {
 // A view of an array runs where the array lives; any other view on the default accelerator.
 template <class T, int N>
 accelerator_view natural_view(const array_view<T, N>& view) {
-  const accelerator_view source = view.get_source_accelerator_view();
+  accelerator_view source = view.get_source_accelerator_view();
   if (source != accelerator(accelerator::cpu_accelerator).get_default_view()) return source;
   return accelerator::get_auto_selection_view();
 }

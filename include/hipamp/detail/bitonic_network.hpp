@@ -119,7 +119,7 @@ HIPAMP_HOST_DEVICE inline group group_at(unsigned g, const round_spec& r) noexce
   const unsigned block = g >> log2_step;
   const unsigned within = g & (step - 1u);
   const unsigned block_start = block << (r.hi_bit + 1);
-  group out;
+  group out{};
   out.lower = block_start + within;
   out.upper = block_start + (1u << r.hi_bit) + (r.mirror ? step - 1u - within : within);
   out.log2_step = log2_step;
@@ -395,7 +395,7 @@ inline group_map map_groups(const layout& lay, const round_spec& r) {
                                    << log2_step;
   const unsigned rest = lay.length & ((1u << log2_span) - 1u);
   const unsigned step = 1u << log2_step;
-  group_map m;
+  group_map m{};
   m.per_segment = static_cast<unsigned>(whole + (rest < step ? rest : step));
   m.groups_per_segment_log2 = static_cast<unsigned>(lay.log2_size - r.bits);
   m.count = static_cast<unsigned long long>(m.per_segment) * lay.segments;

@@ -75,7 +75,7 @@ class coordinate {
     for (int d = 0; d < N; ++d) values_[d] = components[d];
   }
 
-  int values_[N];
+  int values_[N];  // NOLINT(modernize-use-default-member-init): host/device constructors
 };
 
 }  // namespace hipamp::detail

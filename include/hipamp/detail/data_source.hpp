@@ -82,7 +82,7 @@ class data_source {
 
   // Copies move a footprint's exact byte runs, except that runs separated by at most this
   // many bytes go as one copy (one call costs about as much as moving this much data).
-  static constexpr std::size_t merge_gap_bytes = 64 * 1024;
+  static constexpr std::size_t merge_gap_bytes = std::size_t{64} * 1024;
 
  private:
   struct state;
@@ -181,7 +181,7 @@ void footprint::for_each_run(F&& f) const {
   }
   std::vector<std::ptrdiff_t> idx(static_cast<std::size_t>(inner), 0);
   for (;;) {
-    std::ptrdiff_t first = static_cast<std::ptrdiff_t>(offset);
+    auto first = static_cast<std::ptrdiff_t>(offset);
     for (int d = 0; d < inner; ++d) first += idx[d] * stride[d];
     f(static_cast<std::size_t>(first) * element_size,
       static_cast<std::size_t>(first + run) * element_size);

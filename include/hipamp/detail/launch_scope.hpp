@@ -15,9 +15,9 @@ namespace hipamp::detail {
 class launch_scope {
  public:
   struct binding {
-    data_source* source;
+    data_source* source = nullptr;
     footprint where;
-    bool write;
+    bool write = false;
   };
 
   explicit launch_scope(queue_impl& queue);

@@ -42,7 +42,7 @@ template <bool Pairwise, class Acc, class T, class Leaf, class Op>
 Acc reduce_range(const T* data, std::size_t begin, std::size_t end, const Leaf& leaf,
                  const Op& op) {
   constexpr int lanes = reduce_lanes<Acc>();
-  constexpr std::size_t lanes_n = static_cast<std::size_t>(lanes);
+  constexpr auto lanes_n = static_cast<std::size_t>(lanes);
   const std::size_t block = Pairwise ? lanes_n * reduce_chain : (end - begin) / lanes_n * lanes_n;
   block_accumulator<Acc, Pairwise> blocks;
   std::size_t i = begin;

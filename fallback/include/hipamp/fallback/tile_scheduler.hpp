@@ -53,7 +53,7 @@ class tile_session {
 
 // Implemented here for tile_barrier (tile_barrier.hpp): suspends the calling work-item
 // until every work-item of its tile has reached a barrier.
-void tile_barrier_wait();
+void tile_barrier_wait();  // NOLINT(readability-redundant-declaration): also in tile_barrier.hpp
 
 // Bytes of stack each fiber gets (HIPAMP_FIBER_STACK_KIB, default 64 KiB; 256 KiB under
 // AddressSanitizer), below a guard page that faults on overflow.

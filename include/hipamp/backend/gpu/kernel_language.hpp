@@ -64,8 +64,8 @@ inline void check(error_t error, const char* what) {
 
 // What a kernel launch on a queue needs, read once per launch from the runtime (cached there).
 struct launch_target {
-  stream_t stream;
-  int max_threads_per_tile;  // the device's maxThreadsPerBlock
+  stream_t stream{};
+  int max_threads_per_tile = 0;  // the device's maxThreadsPerBlock
 };
 // Makes the queue's device current (on multi-GPU machines) and returns its stream and limits.
 // `queue` must belong to a GPU accelerator.
