@@ -22,7 +22,6 @@
 
 #include <hipamp/accelerator.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
-#include <hipamp/backend/gpu/warp_primitives.hpp>
 #include <hipamp/detail/bitonic_network.hpp>
 #include <hipamp/detail/device_scratch.hpp>
 #include <hipamp/sort_order.hpp>
@@ -74,54 +73,6 @@ struct launch_shape {
       std::size_t(bitonic::padded_tile_size(tile.log2_tile, sizeof(E))) * sizeof(E);
 };
 
-constexpr int log2_of(int x) noexcept { return x <= 1 ? 0 : 1 + log2_of(x / 2); }
-
-// The element of a compare-exchange pair this lane keeps: the lower position keeps the
-// smaller one. Both lanes of a pair evaluate less(upper value, lower value), so they agree on
-// whether to swap even for elements that compare equal.
-template <class E, class Less>
-__device__ __forceinline__ E kept(const E& mine, const E& theirs, bool lower, const Less& less) {
-  return (lower ? less(theirs, mine) : less(mine, theirs)) ? theirs : mine;
-}
-
-// Stages K+1 .. K+log2(warp_size) (at most last_stage) of the network on a warp whose lane l
-// holds the 2^K sorted positions l * 2^K .. of the warp's run in x: the steps across lanes
-// exchange registers by shuffles, the steps within a lane stay in registers, and no shared
-// memory or barrier is involved. Returns the last stage done.
-template <int K, class E, class Less>
-__device__ __forceinline__ int warp_stages(E (&x)[1 << K], int last_stage, const Less& less) {
-  constexpr int G = 1 << K;
-  constexpr int lane_bits = log2_of(warp_size);
-  const int lane = static_cast<int>(threadIdx.x) % warp_size;
-  const int top = last_stage < K + lane_bits ? last_stage : K + lane_bits;
-  for (int s = K + 1; s <= top; ++s) {
-    // The stage's first step pairs position p with p ^ (2^s - 1): lane l ^ (2^(s-K) - 1),
-    // register G - 1 - r. Pairs of registers move together so no value is sent after it
-    // was replaced.
-    {
-      const int partner = lane ^ ((1 << (s - K)) - 1);
-      const bool lower = ((lane >> (s - 1 - K)) & 1) == 0;
-#pragma unroll
-      for (int r = 0; r < G / 2; ++r) {
-        const E from_high = shuffle_from(x[G - 1 - r], partner);
-        const E from_low = shuffle_from(x[r], partner);
-        x[r] = kept(x[r], from_high, lower, less);
-        x[G - 1 - r] = kept(x[G - 1 - r], from_low, lower, less);
-      }
-    }
-    // Half-cleaners across lanes: position p against p ^ 2^(K+j), the same register.
-    for (int j = s - 2 - K; j >= 0; --j) {
-      const int partner = lane ^ (1 << j);
-      const bool lower = ((lane >> j) & 1) == 0;
-#pragma unroll
-      for (int r = 0; r < G; ++r) x[r] = kept(x[r], shuffle_from(x[r], partner), lower, less);
-    }
-    // Half-cleaners within the lane's registers.
-    bitonic::network<K, false, false>(x, G / 2, G / 2, less);
-  }
-  return top < K ? K : top;
-}
-
 // Stages s_first..s_last (see for_each_tile_round) on every launched tile.
 template <class E, class Shape, class Mem, class Less>
 // (The parentheses keep the template's comma out of HIP's __launch_bounds__ macro.)
@@ -158,21 +109,16 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
   if (whole && s_first == 1) {
     // Stages 1..K sort runs of 2^K consecutive positions: one register round for all of
     // them instead of K rounds through shared memory (the padded slots keep it free of
-    // bank conflicts); the warp's stages after them go by shuffles.
+    // bank conflicts).
     E x[per_thread];
     const unsigned run = tid * per_thread;
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) x[j] = tile[slots::slot(run + j)];
     bitonic::sort_runs<shape.k>(x, less);
-    int done = shape.k;
-    if constexpr (shape.threads % warp_size == 0) {
-      // The next stages sort runs that one warp holds: shuffles instead of shared memory.
-      done = warp_stages<shape.k>(x, s_last < shape.log2_tile ? s_last : shape.log2_tile, less);
-    }
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) tile[slots::slot(run + j)] = x[j];
     __syncthreads();
-    first_stage = done + 1;
+    first_stage = shape.k + 1;
   }
   if (first_stage <= s_last) {
     bitonic::for_each_tile_round(
