@@ -360,6 +360,12 @@ void gpu_scan_policy(benchmark::State& state, const hx::accelerator& gpu) {
   time_alternately(state, stream, 2 * n * sizeof(T), "cub", ours, cub);
 }
 
+template <class Policy>
+benchmark::internal::Benchmark* policy_benchmark(const char* name, const hx::accelerator& gpu) {
+  return benchmark::RegisterBenchmark(("gpu/scan_policy/" + std::string(name)).c_str(),
+                                      gpu_scan_policy<Policy>, gpu);
+}
+
 #endif  // HIPAMP_GPU_TRANSLATION_UNIT
 
 }  // namespace
@@ -404,33 +410,22 @@ int main(int argc, char** argv) {
       constexpr int cub_wait = 1245;
       constexpr int cub_poll = 648;
       for (auto* b : {
-               benchmark::RegisterBenchmark("gpu/scan_policy/256x16/ticket",
-                                            gpu_scan_policy<scan_policy<256, 16, 4, ticket, 0, 32>>,
-                                            acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x16/spec",
-                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, 0, 32>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x16/spec/cub_delays",
-                   gpu_scan_policy<scan_policy<256, 16, 4, speculative, cub_wait, cub_poll>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/128x24x8/spec/cub_delays",
-                   gpu_scan_policy<scan_policy<128, 24, 8, speculative, cub_wait, cub_poll>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x32x4/spec/cub_delays",
-                   gpu_scan_policy<scan_policy<256, 32, 4, speculative, cub_wait, cub_poll>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x32x4/spec/wait600",
-                   gpu_scan_policy<scan_policy<256, 32, 4, speculative, 600, cub_poll>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x32x4/spec/poll200",
-                   gpu_scan_policy<scan_policy<256, 32, 4, speculative, cub_wait, 200>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/256x40x4/spec/cub_delays",
-                   gpu_scan_policy<scan_policy<256, 40, 4, speculative, cub_wait, cub_poll>>, acc),
-               benchmark::RegisterBenchmark(
-                   "gpu/scan_policy/192x32x5/spec/cub_delays",
-                   gpu_scan_policy<scan_policy<192, 32, 5, speculative, cub_wait, cub_poll>>, acc),
+               policy_benchmark<scan_policy<256, 16, 4, ticket, 0, 32>>("256x16/ticket", acc),
+               policy_benchmark<scan_policy<256, 16, 4, speculative, 0, 32>>("256x16/spec", acc),
+               policy_benchmark<scan_policy<256, 16, 4, speculative, cub_wait, cub_poll>>(
+                   "256x16/spec/cub_delays", acc),
+               policy_benchmark<scan_policy<128, 24, 8, speculative, cub_wait, cub_poll>>(
+                   "128x24x8/spec/cub_delays", acc),
+               policy_benchmark<scan_policy<256, 32, 4, speculative, cub_wait, cub_poll>>(
+                   "256x32x4/spec/cub_delays", acc),
+               policy_benchmark<scan_policy<256, 32, 4, speculative, 600, cub_poll>>(
+                   "256x32x4/spec/wait600", acc),
+               policy_benchmark<scan_policy<256, 32, 4, speculative, cub_wait, 200>>(
+                   "256x32x4/spec/poll200", acc),
+               policy_benchmark<scan_policy<256, 40, 4, speculative, cub_wait, cub_poll>>(
+                   "256x40x4/spec/cub_delays", acc),
+               policy_benchmark<scan_policy<192, 32, 5, speculative, cub_wait, cub_poll>>(
+                   "192x32x5/spec/cub_delays", acc),
            }) {
         b->Arg(22)->Arg(24)->Arg(28)->ArgName("log2n")->UseManualTime()->Unit(
             benchmark::kMicrosecond);
