@@ -13,11 +13,16 @@ namespace concurrency {
 inline int twice(int x) { return 2 * x; }
 }  // namespace concurrency
 
-static_assert(std::is_same<concurrency::array_view<int, 2>, hipamp::array_view<int, 2>>::value, "");
-static_assert(std::is_same<Concurrency::extent<3>, hipamp::extent<3>>::value, "");
-static_assert(std::is_same<concurrency::index<1>, hipamp::index<1>>::value, "");
-static_assert(std::is_same<concurrency::graphics::float_4, hipamp::graphics::float_4>::value, "");
-static_assert(std::is_same<Concurrency::graphics::uint_2, hipamp::graphics::uint_2>::value, "");
+static_assert(std::is_same<concurrency::array_view<int, 2>, hipamp::array_view<int, 2>>::value,
+              "concurrency::array_view is hipamp's");
+static_assert(std::is_same<Concurrency::extent<3>, hipamp::extent<3>>::value,
+              "Concurrency::extent is hipamp's");
+static_assert(std::is_same<concurrency::index<1>, hipamp::index<1>>::value,
+              "concurrency::index is hipamp's");
+static_assert(std::is_same<concurrency::graphics::float_4, hipamp::graphics::float_4>::value,
+              "concurrency::graphics::float_4 is hipamp's");
+static_assert(std::is_same<Concurrency::graphics::uint_2, hipamp::graphics::uint_2>::value,
+              "Concurrency::graphics::uint_2 is hipamp's");
 
 #define HIPAMP_TEST_STRINGIFY_(x) #x
 #define HIPAMP_TEST_STRINGIFY(x) HIPAMP_TEST_STRINGIFY_(x)

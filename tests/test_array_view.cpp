@@ -36,8 +36,9 @@ TEST_CASE("array_view over a vector reads and writes the vector's elements", "[a
 
 TEST_CASE("array_view ranks 1 to 4 index like row-major arrays", "[array_view]") {
   FOR_EACH_ACCELERATOR(acc) {
-    const int d0 = 3 + hipamp_test::rng()() % 7, d1 = 2 + hipamp_test::rng()() % 9,
-              d2 = 1 + hipamp_test::rng()() % 5;
+    const int d0 = static_cast<int>(3 + hipamp_test::rng()() % 7),
+              d1 = static_cast<int>(2 + hipamp_test::rng()() % 9),
+              d2 = static_cast<int>(1 + hipamp_test::rng()() % 5);
     std::vector<float> buffer(static_cast<std::size_t>(d0) * d1 * d2);
     array_view<float, 3> v3(d0, d1, d2, buffer);
     hx::parallel_for_each(acc.get_default_view(), v3.extent, [=] HIPAMP_RESTRICT(hx::index<3> i) {
@@ -66,8 +67,10 @@ TEST_CASE("array_view ranks 1 to 4 index like row-major arrays", "[array_view]")
 
 TEST_CASE("sections of sections address the right elements", "[array_view][section]") {
   FOR_EACH_ACCELERATOR(acc) {
-    const int rows = 20 + hipamp_test::rng()() % 30, cols = 20 + hipamp_test::rng()() % 30;
-    std::vector<int> data = hipamp_test::random_vector<int>(rows * cols, -50, 50);
+    const int rows = static_cast<int>(20 + hipamp_test::rng()() % 30),
+              cols = static_cast<int>(20 + hipamp_test::rng()() % 30);
+    std::vector<int> data =
+        hipamp_test::random_vector<int>(static_cast<std::size_t>(rows) * cols, -50, 50);
     const std::vector<int> original = data;
     array_view<int, 2> whole(rows, cols, data);
     const hx::index<2> o1(2, 3), o2(1, 4);
@@ -94,7 +97,8 @@ TEST_CASE("sections of sections address the right elements", "[array_view][secti
 TEST_CASE("projection of a rank-2 view is its row", "[array_view][projection]") {
   FOR_EACH_ACCELERATOR(acc) {
     const int rows = 7, cols = 33;
-    std::vector<float> data = hipamp_test::random_vector<float>(rows * cols, -1.f, 1.f);
+    std::vector<float> data =
+        hipamp_test::random_vector<float>(std::size_t{rows} * cols, -1.f, 1.f);
     const std::vector<float> original = data;
     array_view<float, 2> m(rows, cols, data);
     const int r = static_cast<int>(hipamp_test::rng()() % rows);
@@ -112,20 +116,22 @@ TEST_CASE("projection of a rank-2 view is its row", "[array_view][projection]") 
     hx::parallel_for_each(acc.get_default_view(), m.extent,
                           [=] HIPAMP_RESTRICT(hx::index<2> i) { m[i[0]][i[1]] += 1.0f; });
     m.synchronize();
-    for (int c = 0; c < cols; ++c) REQUIRE(data[r * cols + c] == original[r * cols + c] * 2.0f + 1.0f);
+    for (int c = 0; c < cols; ++c)
+      REQUIRE(data[r * cols + c] == original[r * cols + c] * 2.0f + 1.0f);
   }
 }
 
 TEST_CASE("const views read data and are never written back", "[array_view][const]") {
   FOR_EACH_ACCELERATOR(acc) {
-    const int n = 1000 + hipamp_test::rng()() % 1000;
+    const int n = static_cast<int>(1000 + hipamp_test::rng()() % 1000);
     const std::vector<double> input = hipamp_test::random_vector<double>(n, -10.0, 10.0);
     std::vector<double> out(n, std::nan(""));
     array_view<const double, 1> in_view(n, input);
     array_view<double, 1> out_view(n, out);
     out_view.discard_data();
-    hx::parallel_for_each(acc.get_default_view(), out_view.extent,
-                          [=] HIPAMP_RESTRICT(hx::index<1> i) { out_view[i] = in_view[i] * in_view[i]; });
+    hx::parallel_for_each(
+        acc.get_default_view(), out_view.extent,
+        [=] HIPAMP_RESTRICT(hx::index<1> i) { out_view[i] = in_view[i] * in_view[i]; });
     out_view.synchronize();
     for (int i = 0; i < n; ++i) REQUIRE(out[i] == input[i] * input[i]);
     // A read-only view converts from a writable one and sees its data.

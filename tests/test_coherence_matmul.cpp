@@ -33,10 +33,12 @@ TEST_CASE("a matrix multiply called repeatedly copies its inputs in once", "[coh
   for (const hipamp::accelerator& acc : hipamp_test::accelerators()) {
     DYNAMIC_SECTION("on " << hipamp_test::name(acc)) {
       const int m = 67, k = 129, n = 83;
-      const std::vector<float> a = hipamp_test::random_vector<float>(m * k, -1.0f, 1.0f);
-      const std::vector<float> b = hipamp_test::random_vector<float>(k * n, -1.0f, 1.0f);
-      std::vector<float> c(m * n, std::numeric_limits<float>::quiet_NaN());
-      std::vector<double> want(m * n, 0.0);
+      const std::vector<float> a =
+          hipamp_test::random_vector<float>(std::size_t{m} * k, -1.0f, 1.0f);
+      const std::vector<float> b =
+          hipamp_test::random_vector<float>(std::size_t{k} * n, -1.0f, 1.0f);
+      std::vector<float> c(std::size_t{m} * n, std::numeric_limits<float>::quiet_NaN());
+      std::vector<double> want(std::size_t{m} * n, 0.0);
       for (int i = 0; i < m; ++i) {
         for (int j = 0; j < n; ++j) {
           double s = 0.0;

@@ -125,8 +125,9 @@ TEST_CASE("sections written on the device move back only when and where they are
 
       SECTION("rank 2: rows far apart move as one copy each") {
         const int rows = 16, cols = 32768;  // 128 KiB rows
-        const std::vector<int> in = hipamp_test::random_vector<int>(rows * cols, -5000, 5000);
-        std::vector<int> out(rows * cols, -1);
+        const std::vector<int> in =
+            hipamp_test::random_vector<int>(std::size_t{rows} * cols, -5000, 5000);
+        std::vector<int> out(std::size_t{rows} * cols, -1);
         array_view<const int, 2> vin(rows, cols, in);
         array_view<int, 2> vout(rows, cols, out);
         vout.discard_data();
@@ -136,7 +137,7 @@ TEST_CASE("sections written on the device move back only when and where they are
         // 8 rows x 4096 columns: runs of 16 KiB with 112 KiB between them.
         array_view<int, 2> block = vout.section(hx::index<2>(4, 1024), hx::extent<2>(8, 4096));
         CHECK(block(0, 0) == in[4 * cols + 1024] * 2 + 1);
-        CHECK_MOVES(acc, meter, hipamp_test::moves().d2h(8, 8 * 4096 * sizeof(int)));
+        CHECK_MOVES(acc, meter, hipamp_test::moves().d2h(8, std::size_t{8} * 4096 * sizeof(int)));
         std::size_t bad = 0;
         for (int r = 4; r < 12; ++r) {
           for (int c = 1024; c < 5120; ++c) bad += out[r * cols + c] != in[r * cols + c] * 2 + 1;
@@ -147,8 +148,9 @@ TEST_CASE("sections written on the device move back only when and where they are
 
       SECTION("rank 2: a narrow column moves as one bounding copy") {
         const int rows = 64, cols = 64;  // 256-byte rows: the gaps between runs are small
-        const std::vector<int> in = hipamp_test::random_vector<int>(rows * cols, -5000, 5000);
-        std::vector<int> out(rows * cols, -1);
+        const std::vector<int> in =
+            hipamp_test::random_vector<int>(std::size_t{rows} * cols, -5000, 5000);
+        std::vector<int> out(std::size_t{rows} * cols, -1);
         array_view<const int, 2> vin(rows, cols, in);
         array_view<int, 2> vout(rows, cols, out);
         vout.discard_data();

@@ -208,9 +208,10 @@ TEST_CASE("gemm with alpha == 0 scales C and does not read A or B", "[gemm]") {
   FOR_EACH_ACCELERATOR(acc) {
     const hx::accelerator_view av = acc.get_default_view();
     const int m = 19, n = 23, k = 29;
-    std::vector<float> a(m * k, std::numeric_limits<float>::quiet_NaN());
-    std::vector<float> b(k * n, std::numeric_limits<float>::quiet_NaN());
-    const std::vector<float> c0 = hipamp_test::random_vector<float>(m * n, -1.0f, 1.0f);
+    std::vector<float> a(std::size_t{m} * k, std::numeric_limits<float>::quiet_NaN());
+    std::vector<float> b(std::size_t{k} * n, std::numeric_limits<float>::quiet_NaN());
+    const std::vector<float> c0 =
+        hipamp_test::random_vector<float>(std::size_t{m} * n, -1.0f, 1.0f);
     for (float beta : {0.0f, 1.0f, -0.75f}) {
       std::vector<float> c = c0;
       hx::array_view<float, 2> cv(m, n, c);
@@ -230,9 +231,9 @@ TEST_CASE("gemm on sections: leading dimensions, untouched neighbours", "[gemm]"
     const hx::accelerator_view av = acc.get_default_view();
     // op(A) = rows 3..3+m of columns 5..5+k of a 90 x 70 matrix; the same for B and C.
     const int m = 41, n = 37, k = 59;
-    std::vector<double> big_a = hipamp_test::random_vector<double>(90 * 70, -1.0, 1.0);
-    std::vector<double> big_b = hipamp_test::random_vector<double>(80 * 70, -1.0, 1.0);
-    std::vector<double> big_c = hipamp_test::random_vector<double>(60 * 45, -1.0, 1.0);
+    std::vector<double> big_a = hipamp_test::random_vector<double>(std::size_t{90} * 70, -1.0, 1.0);
+    std::vector<double> big_b = hipamp_test::random_vector<double>(std::size_t{80} * 70, -1.0, 1.0);
+    std::vector<double> big_c = hipamp_test::random_vector<double>(std::size_t{60} * 45, -1.0, 1.0);
     const std::vector<double> c_before = big_c;
     hx::array_view<const double, 2> a_all(90, 70, big_a);
     hx::array_view<const double, 2> b_all(80, 70, big_b);
@@ -297,9 +298,9 @@ TEST_CASE("matmul discards C: only A and B are copied in", "[gemm]") {
   FOR_EACH_ACCELERATOR(acc) {
     const hx::accelerator_view av = acc.get_default_view();
     const int m = 33, n = 31, k = 35;
-    const auto a = hipamp_test::random_vector<float>(m * k, -1.0f, 1.0f);
-    const auto b = hipamp_test::random_vector<float>(k * n, -1.0f, 1.0f);
-    std::vector<float> c(m * n, std::numeric_limits<float>::quiet_NaN());
+    const auto a = hipamp_test::random_vector<float>(std::size_t{m} * k, -1.0f, 1.0f);
+    const auto b = hipamp_test::random_vector<float>(std::size_t{k} * n, -1.0f, 1.0f);
+    std::vector<float> c(std::size_t{m} * n, std::numeric_limits<float>::quiet_NaN());
     hx::array_view<const float, 2> av_a(m, k, a), av_b(k, n, b);
     hx::array_view<float, 2> av_c(m, n, c);
     hx::reset_transfer_statistics();
@@ -382,9 +383,9 @@ TEST_CASE("every CPU micro-kernel this machine runs matches the reference", "[ge
 TEST_CASE("gemm rejects mismatched shapes, aliasing and empty matrices", "[gemm]") {
   FOR_EACH_ACCELERATOR(acc) {
     const hx::accelerator_view av = acc.get_default_view();
-    std::vector<float> va = hipamp_test::random_vector<float>(12 * 12, -1.0f, 1.0f);
-    std::vector<float> vb = hipamp_test::random_vector<float>(12 * 12, -1.0f, 1.0f);
-    std::vector<float> vc = hipamp_test::random_vector<float>(12 * 12, -1.0f, 1.0f);
+    std::vector<float> va = hipamp_test::random_vector<float>(std::size_t{12} * 12, -1.0f, 1.0f);
+    std::vector<float> vb = hipamp_test::random_vector<float>(std::size_t{12} * 12, -1.0f, 1.0f);
+    std::vector<float> vc = hipamp_test::random_vector<float>(std::size_t{12} * 12, -1.0f, 1.0f);
     const std::vector<float> vc_before = vc;
     hx::array_view<const float, 2> a34(3, 4, va), b56(5, 6, vb), b45(4, 5, vb);
     hx::array_view<float, 2> c35(3, 5, vc), c36(3, 6, vc);
@@ -423,7 +424,7 @@ TEST_CASE("gemm rejects mismatched shapes, aliasing and empty matrices", "[gemm]
       CHECK(vc == vc_before);  // nothing was written
     }
     SECTION("C is A, or overlaps B") {
-      std::vector<float> m = hipamp_test::random_vector<float>(8 * 8, -1.0f, 1.0f);
+      std::vector<float> m = hipamp_test::random_vector<float>(std::size_t{8} * 8, -1.0f, 1.0f);
       hx::array_view<float, 2> whole(8, 8, m);
       hx::array_view<const float, 2> in(8, 8, m);
       const std::string same = error_of([&] { hx::matmul(av, in, in, whole); });
@@ -442,7 +443,8 @@ TEST_CASE("gemm rejects mismatched shapes, aliasing and empty matrices", "[gemm]
       INFO(overlap);
       CHECK(overlap.find("shares elements with B") != std::string::npos);
       // A view over part of a vector, then C over all of it: two sources, one memory.
-      std::vector<float> shared = hipamp_test::random_vector<float>(16 * 4, -1.0f, 1.0f);
+      std::vector<float> shared =
+          hipamp_test::random_vector<float>(std::size_t{16} * 4, -1.0f, 1.0f);
       hx::array_view<const float, 2> first_half(8, 4, shared);
       hx::array_view<float, 2> all(16, 4, shared);
       hx::array_view<const float, 2> b4(4, 4, vb);
@@ -452,7 +454,7 @@ TEST_CASE("gemm rejects mismatched shapes, aliasing and empty matrices", "[gemm]
     }
     SECTION("column blocks of one matrix interleave without overlapping: allowed") {
       // [A | C] side by side in one 16 x 8 matrix: C = A * B with A the left 4 columns.
-      std::vector<float> m = hipamp_test::random_vector<float>(16 * 8, -1.0f, 1.0f);
+      std::vector<float> m = hipamp_test::random_vector<float>(std::size_t{16} * 8, -1.0f, 1.0f);
       const std::vector<float> m0 = m;
       hx::array_view<float, 2> whole(16, 8, m);
       const hx::array_view<const float, 2> left =

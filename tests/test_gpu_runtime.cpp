@@ -85,7 +85,7 @@ TEST_CASE("GPUs appear with their real properties, the best one as default", "[g
     const std::string path = narrow(acc.get_device_path());
     CHECK((path.rfind("cuda:", 0) == 0 || path.rfind("hip:", 0) == 0));
     CHECK(acc.get_description().size() > 8);
-    CHECK(acc.get_dedicated_memory() > 1024 * 1024);  // KB: more than a GiB
+    CHECK(acc.get_dedicated_memory() > std::size_t{1024} * 1024);  // KB: more than a GiB
     CHECK(acc.get_supports_double_precision());
     CHECK(acc.get_max_tile_size() >= 256);
     CHECK_FALSE(acc.get_is_emulated());
@@ -373,9 +373,11 @@ TEST_CASE("gpu kernel fault child", "[.][gpu_fault_child]") {
   std::vector<int> data(n, 1);
   array_view<int, 1> v(n, data);
   hx::parallel_for_each(av, v.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) { v[i] = v[i] + i[0]; });
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): a wild address on purpose, to fault the kernel
   int* wild = reinterpret_cast<int*>(std::uintptr_t{0x100});
-  hx::parallel_for_each(av, hx::extent<1>(n),
-                        [=] HIPAMP_RESTRICT(hx::index<1> i) { wild[i[0] * 4096] = i[0]; });
+  hx::parallel_for_each(av, hx::extent<1>(n), [=] HIPAMP_RESTRICT(hx::index<1> i) {
+    wild[std::ptrdiff_t{i[0]} * 4096] = i[0];
+  });
   try {
     av.wait();
     FAIL("the fault was not reported at the next synchronisation");

@@ -78,6 +78,7 @@ void report_worst(const char* name, const std::vector<T>& inputs, const std::vec
 
 template <class T>
 bool same_bits(T a, T b) {
+  // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bit-exact on purpose (NaN payloads, -0)
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 

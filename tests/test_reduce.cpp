@@ -64,12 +64,12 @@ TEST_CASE("the pairwise accumulator keeps operand order at every count", "[reduc
   for (int count = 1; count <= 1100; count += 1 + count / 16) {
     INFO("count = " << count);
     const std::vector<unsigned> r =
-        hipamp_test::random_vector<unsigned>(2 * count, 0u, 0xffffffffu);
+        hipamp_test::random_vector<unsigned>(std::size_t{2} * count, 0u, 0xffffffffu);
     hipamp::detail::pairwise_accumulator<affine, 64> deep;
     hipamp::detail::pairwise_accumulator<affine, 4> shallow;  // overflows its top level
     affine serial{1, 0};
     for (int i = 0; i < count; ++i) {
-      const affine x{r[2 * i] | 1u, r[2 * i + 1]};
+      const affine x{r[std::size_t{2} * i] | 1u, r[std::size_t{2} * i + 1]};
       deep.push(x, then);
       shallow.push(x, then);
       serial = then(serial, x);
@@ -249,7 +249,8 @@ TEST_CASE("reduce over rank 2 and 3 views and strided sections", "[reduce]") {
   FOR_EACH_ACCELERATOR(acc) {
     const hx::accelerator_view av = acc.get_default_view();
     const int rows = 301, cols = 517;
-    const std::vector<int> data = hipamp_test::random_vector<int>(rows * cols, -100000, 100000);
+    const std::vector<int> data =
+        hipamp_test::random_vector<int>(std::size_t{rows} * cols, -100000, 100000);
     const hx::array_view<const int, 2> grid(rows, cols, data.data());
     CHECK(hx::reduce(av, grid, 0LL) == std::accumulate(data.begin(), data.end(), 0LL));
     const hx::array_view<const int, 3> cube(7, 43, 517, data.data());

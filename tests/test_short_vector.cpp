@@ -23,12 +23,17 @@ static_assert(sizeof(gx::double_2) == 16 && sizeof(gx::int_2) == 8, "no padding"
 static_assert(std::is_trivially_copyable<gx::float_4>::value &&
                   std::is_trivially_default_constructible<gx::float_4>::value,
               "short vectors are plain data: copied by memcpy, allowed in tile_static memory");
-static_assert(std::is_same<gx::short_vector<float, 4>::type, gx::float_4>::value, "");
-static_assert(std::is_same<gx::short_vector<int, 1>::type, int>::value, "");
-static_assert(std::is_same<gx::short_vector_traits<gx::uint_3>::value_type, unsigned>::value, "");
-static_assert(gx::short_vector_traits<gx::uint_3>::size == 3, "");
-static_assert(gx::short_vector_traits<double>::size == 1, "");
-static_assert(gx::norm_4::size == 4 && std::is_same<gx::unorm_2::value_type, gx::unorm>::value, "");
+static_assert(std::is_same<gx::short_vector<float, 4>::type, gx::float_4>::value,
+              "short_vector<float, 4> names float_4");
+static_assert(std::is_same<gx::short_vector<int, 1>::type, int>::value,
+              "a short vector of one component is the scalar");
+static_assert(std::is_same<gx::short_vector_traits<gx::uint_3>::value_type, unsigned>::value,
+              "short_vector_traits give the component type");
+static_assert(gx::short_vector_traits<gx::uint_3>::size == 3,
+              "short_vector_traits give the number of components");
+static_assert(gx::short_vector_traits<double>::size == 1, "a scalar is a one-component vector");
+static_assert(gx::norm_4::size == 4 && std::is_same<gx::unorm_2::value_type, gx::unorm>::value,
+              "norm and unorm vectors have size and value_type");
 
 // Component i of a vector, through the C++ AMP accessors.
 template <class V>
@@ -220,7 +225,7 @@ TEMPLATE_TEST_CASE("short vector operators match scalar arithmetic in kernels", 
 
 TEST_CASE("short vector unary minus, comparison and conversions", "[short_vector]") {
   for (int trial = 0; trial < 100; ++trial) {
-    const gx::float_4 a = random_vector<gx::float_4>(-50.f, 50.f);
+    const auto a = random_vector<gx::float_4>(-50.f, 50.f);
     const gx::float_4 n = -a;
     for (int c = 0; c < 4; ++c) CHECK(get(n, c) == -get(a, c));
     CHECK(a == a);
@@ -234,7 +239,7 @@ TEST_CASE("short vector unary minus, comparison and conversions", "[short_vector
     for (int c = 0; c < 4; ++c) CHECK(get(truncated, c) == static_cast<int>(get(a, c)));
     const gx::double_4 widened(a);
     for (int c = 0; c < 4; ++c) CHECK(get(widened, c) == static_cast<double>(get(a, c)));
-    const gx::int_4 i = random_vector<gx::int_4>(-1000, 1000);
+    const auto i = random_vector<gx::int_4>(-1000, 1000);
     const gx::int_4 flipped = ~i;
     for (int c = 0; c < 4; ++c) CHECK(get(flipped, c) == ~get(i, c));
   }
@@ -245,7 +250,7 @@ TEST_CASE("short vector unary minus, comparison and conversions", "[short_vector
 }
 
 TEST_CASE("swizzles read and write the named components", "[short_vector]") {
-  const gx::float_4 v = random_vector<gx::float_4>(-10.f, 10.f);
+  const auto v = random_vector<gx::float_4>(-10.f, 10.f);
   CHECK(v.xy() == gx::float_2(v.x, v.y));
   CHECK(v.get_yx() == gx::float_2(v.y, v.x));
   CHECK(v.wz() == gx::float_2(v.w, v.z));

@@ -114,6 +114,7 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
 template <class T>
 std::size_t first_mismatch(const std::vector<T>& a, const std::vector<T>& b) {
   for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bit-exact (NaN payloads, -0)
     if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) return i;
   }
   return std::min(a.size(), b.size());
@@ -226,12 +227,14 @@ std::vector<paper_type> paper_input(std::size_t n, bool unique_keys) {
 }
 
 bool same_element(const paper_type& a, const paper_type& b) {
+  // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bitwise on purpose, no padding
   return std::memcmp(&a, &b, sizeof(paper_type)) == 0;
 }
 
 // Same multiset of elements (bitwise).
 bool is_permutation_of(std::vector<paper_type> a, std::vector<paper_type> b) {
   const auto order = [](const paper_type& l, const paper_type& r) {
+    // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): a bitwise order, on purpose
     return std::memcmp(&l, &r, sizeof(paper_type)) < 0;
   };
   std::sort(a.begin(), a.end(), order);
@@ -387,7 +390,8 @@ TEST_CASE("batched_sort: every row sorted on its own", "[sort]") {
       CHECK(data == expected);
 
       // The same with a comparator (descending) on a section: rows with gaps between them.
-      std::vector<float> wide = hipamp_test::random_vector<float>(n + 2 * s.rows, -1.f, 1.f);
+      std::vector<float> wide =
+          hipamp_test::random_vector<float>(n + std::size_t{2} * s.rows, -1.f, 1.f);
       const std::vector<float> wide_input = wide;
       hx::array_view<float, 2> all(s.rows, s.length + 2, wide);
       hx::batched_sort(acc.get_default_view(),
@@ -460,9 +464,10 @@ TEST_CASE("sort: bad requests are refused with the bad value named", "[sort]") {
   refused_naming([&] { hx::sort(av, data.data() + 3, data.data()); }, "3 elements before");
   // Never dereferenced: the size is refused first.
   int* const first = data.data();
-  int* const beyond =
-      reinterpret_cast<int*>(reinterpret_cast<std::uintptr_t>(first) +
-                             (static_cast<std::uintptr_t>(INT_MAX) + 1) * sizeof(int));
+  const std::uintptr_t beyond_address = reinterpret_cast<std::uintptr_t>(first) +
+                                        (static_cast<std::uintptr_t>(INT_MAX) + 1) * sizeof(int);
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): a test address far past the end, on purpose
+  int* const beyond = reinterpret_cast<int*>(beyond_address);
   refused_naming([&] { hx::sort(av, first, beyond); }, "2147483648 elements");
   // A 2-D view with more elements than an int holds (its storage is never allocated).
   hx::array_view<int, 2> huge(65536, 32769);

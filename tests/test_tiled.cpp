@@ -150,7 +150,7 @@ TEST_CASE("the free-standing fences of C++ AMP order accesses inside a tile", "[
     out.synchronize();
     std::size_t bad = 0;
     for (int i = 0; i < n; ++i) {
-      const int leader = data[std::size_t(i / width * width)];
+      const int leader = data[static_cast<std::size_t>(i / width) * width];
       bad += result[std::size_t(i)] != data[std::size_t(i)] - leader + 3 * leader;
     }
     CHECK(bad == 0);
@@ -188,11 +188,11 @@ TEST_CASE("barriers inside loops and tile-uniform branches", "[tiled]") {
     out.synchronize();
     std::vector<int> expected(data.size());
     for (int tile0 = 0; tile0 < n / width; ++tile0) {
-      const auto first = data.begin() + tile0 * width;
+      const auto first = data.begin() + std::ptrdiff_t{tile0} * width;
       if (tile0 % 2 == 0) {
-        std::partial_sum(first, first + width, expected.begin() + tile0 * width);
+        std::partial_sum(first, first + width, expected.begin() + std::ptrdiff_t{tile0} * width);
       } else {
-        std::reverse_copy(first, first + width, expected.begin() + tile0 * width);
+        std::reverse_copy(first, first + width, expected.begin() + std::ptrdiff_t{tile0} * width);
       }
     }
     CHECK(result == expected);
@@ -241,7 +241,7 @@ TEST_CASE("3-D and non-square tiles exchange data through tile_static memory", "
         s[t.local[0]][t.local[1]] = in[t.global];
         t.barrier.wait();
         int sum = 0;
-        for (int r = 0; r < 8; ++r) sum += s[r][t.local[1]];
+        for (const auto& row : s) sum += row[t.local[1]];
         out[t.global] = sum;
       });
       out.synchronize();
@@ -365,7 +365,7 @@ TEST_CASE("tiled parallel_for_each without an accelerator_view uses the default"
 
 TEST_CASE("a domain not divisible by the tile is an invalid_compute_domain", "[tiled]") {
   FOR_EACH_ACCELERATOR(acc) {
-    std::vector<int> v(33 * 64, 5);
+    std::vector<int> v(std::size_t{33} * 64, 5);
     hx::array_view<int, 2> view(33, 64, v);
     try {
       hx::parallel_for_each(acc.get_default_view(), view.extent.tile<16, 16>(),

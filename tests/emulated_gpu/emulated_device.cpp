@@ -5,7 +5,7 @@
 #include <hipamp/detail/backend.hpp>
 #include <mutex>
 #include <string>
-#include "device_registry.hpp"  // lib/
+#include "../../lib/device_registry.hpp"
 
 namespace hipamp::detail {
 namespace gpu {
@@ -42,12 +42,13 @@ class emu_gpu final : public device_impl {
   }
   device_kind kind() const noexcept override { return device_kind::gpu; }
   const device_properties& properties() const noexcept override { return props_; }
+  // Mimics a device allocator: hands out raw memory that deallocate() frees.
   void* allocate(std::size_t bytes) override {
-    void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);  // NOLINT(cppcoreguidelines-*)
     std::memset(p, 0xcd, (bytes + 255) / 256 * 256);  // poison: device memory starts as garbage
     return p;
   }
-  void deallocate(void* p) noexcept override { std::free(p); }
+  void deallocate(void* p) noexcept override { std::free(p); }  // NOLINT(cppcoreguidelines-*)
   std::shared_ptr<queue_impl> create_queue(queuing_mode) override {
     return std::make_shared<emu_queue>(*this);
   }

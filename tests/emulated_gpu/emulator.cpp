@@ -1,10 +1,10 @@
-#include <cuda_runtime.h>
 #include <ucontext.h>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <thread>
+#include "include/cuda_runtime.h"
 
 namespace emu {
 int multiprocessors = 3;
@@ -15,17 +15,17 @@ namespace {
 struct warp_state {
   int arrived = 0;
   unsigned generation = 0;
-  int slot[32];
+  int slot[32]{};
 };
 struct fiber {
   fiber_state state;
-  ucontext_t ctx;
+  ucontext_t ctx{};
   bool done = false;
 };
 struct block_runtime {
   std::vector<fiber> fibers;
   std::vector<std::unique_ptr<char[]>> stacks;
-  ucontext_t scheduler;
+  ucontext_t scheduler{};
   int current = 0;
   int threads = 0;
   int arrived = 0;
@@ -35,7 +35,7 @@ struct block_runtime {
   const std::function<void()>* body = nullptr;
 };
 thread_local block_runtime* rt = nullptr;
-constexpr std::size_t stack_bytes = 128 * 1024;
+constexpr std::size_t stack_bytes = std::size_t{128} * 1024;
 
 void yield() { swapcontext(&rt->fibers[rt->current].ctx, &rt->scheduler); }
 
@@ -52,7 +52,8 @@ void run_block(block_runtime& r, unsigned block_index, unsigned grid, unsigned b
   for (auto& w : r.warps) w.arrived = 0;
   if (r.fibers.size() < block) {
     r.fibers.resize(block);
-    while (r.stacks.size() < block) r.stacks.emplace_back(new char[stack_bytes]);
+    while (r.stacks.size() < block)
+      r.stacks.emplace_back(std::unique_ptr<char[]>(new char[stack_bytes]));
   }
   for (unsigned t = 0; t < block; ++t) {
     fiber& f = r.fibers[t];
@@ -135,6 +136,7 @@ void run_grid(unsigned grid, unsigned block, const std::function<void()>& body) 
     rt = nullptr;
   };
   std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(workers));
   for (int i = 0; i < workers; ++i) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
 }

@@ -9,12 +9,14 @@
 #include <utility>
 #include <vector>
 
+// NOLINTBEGIN(bugprone-reserved-identifier): emulates the CUDA spelling
 #define __global__
 #define __device__
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __shared__ static thread_local
+// NOLINTEND(bugprone-reserved-identifier)
 
 struct uint4 {
   unsigned x, y, z, w;
@@ -25,9 +27,10 @@ struct uint2 {
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
   dim3() = default;
-  dim3(unsigned a) : x(a) {}
+  dim3(unsigned a) : x(a) {}  // NOLINT(google-explicit-constructor): implicit as in CUDA
 };
-typedef struct emu_stream* cudaStream_t;
+struct emu_stream;
+using cudaStream_t = emu_stream*;
 enum cudaError_t { cudaSuccess = 0, cudaErrorUnknown = 1 };
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
 inline const char* cudaGetErrorString(cudaError_t) { return "emulated CUDA error"; }
@@ -69,6 +72,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* b, K, int, std::s
 #define blockDim (::emu::self().block_dim)
 #define gridDim (::emu::self().grid_dim)
 
+// NOLINTBEGIN(bugprone-reserved-identifier): emulates the CUDA spelling
 void __syncthreads();
 int __syncthreads_count(int predicate);
 void __syncwarp(unsigned mask = 0xffffffffu);
@@ -81,3 +85,4 @@ inline unsigned atomicAdd(unsigned* p, unsigned v) {
   return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
 }
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+// NOLINTEND(bugprone-reserved-identifier)
