@@ -28,8 +28,8 @@ static_assert(std::is_same<Concurrency::graphics::uint_2, hipamp::graphics::uint
 #define HIPAMP_TEST_STRINGIFY(x) HIPAMP_TEST_STRINGIFY_(x)
 
 TEST_CASE("amp.h spells tile_static and the norm constants", "[amp_compat]") {
-  CHECK(std::strcmp(HIPAMP_TEST_STRINGIFY(tile_static), HIPAMP_TEST_STRINGIFY(HIPAMP_TILE_STATIC)) ==
-        0);
+  CHECK(std::strcmp(HIPAMP_TEST_STRINGIFY(tile_static),
+                    HIPAMP_TEST_STRINGIFY(HIPAMP_TILE_STATIC)) == 0);
   CHECK(static_cast<float>(NORM_MIN) == -1.0f);
   CHECK(static_cast<float>(NORM_MAX) == 1.0f);
   CHECK(static_cast<float>(UNORM_MAX) == 1.0f);
@@ -46,15 +46,15 @@ TEST_CASE("a kernel written with C++ AMP names runs on every accelerator", "[amp
     concurrency::array_view<const float, 1> xv(n, x);
     concurrency::array_view<float_2, 1> ov(n, out);
     ov.discard_data();
-    concurrency::parallel_for_each(
-        acc.get_default_view(), ov.extent, [=] HIPAMP_RESTRICT(concurrency::index<1> i) {
+    concurrency::parallel_for_each(acc.get_default_view(), ov.extent,
+                                   [=] HIPAMP_RESTRICT(concurrency::index<1> i) {
 #if __has_include(<hipamp/math.hpp>)
-          const float root = concurrency::precise_math::sqrt(xv[i]);
+                                     const float root = concurrency::precise_math::sqrt(xv[i]);
 #else
           const float root = sqrtf(xv[i]);
 #endif
-          ov[i] = float_2(root, xv[i]).yx();
-        });
+                                     ov[i] = float_2(root, xv[i]).yx();
+                                   });
     ov.synchronize();
     for (int i = 0; i < n; ++i) {
       CHECK(out[i].x == x[i]);

@@ -28,25 +28,26 @@ class coordinate {
     return !(a == b);
   }
 
-#define HIPAMP_COORDINATE_COMPOUND(op)                                            \
-  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(const Derived& rhs) noexcept { \
-    for (int d = 0; d < N; ++d) values_[d] op## = rhs.values_[d];                 \
-    return self();                                                                \
-  }                                                                               \
-  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(int rhs) noexcept {         \
-    for (int d = 0; d < N; ++d) values_[d] op## = rhs;                            \
-    return self();                                                                \
-  }                                                                               \
-  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs, const Derived& rhs) noexcept { \
-    return lhs op## = rhs;                                                        \
-  }                                                                               \
-  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs, int rhs) noexcept { \
-    return lhs op## = rhs;                                                        \
-  }                                                                               \
+#define HIPAMP_COORDINATE_COMPOUND(op)                                                            \
+  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(const Derived& rhs) noexcept {             \
+    for (int d = 0; d < N; ++d) values_[d] op## = rhs.values_[d];                                 \
+    return self();                                                                                \
+  }                                                                                               \
+  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(int rhs) noexcept {                        \
+    for (int d = 0; d < N; ++d) values_[d] op## = rhs;                                            \
+    return self();                                                                                \
+  }                                                                                               \
+  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs,                            \
+                                                          const Derived& rhs) noexcept {          \
+    return lhs op## = rhs;                                                                        \
+  }                                                                                               \
+  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs, int rhs) noexcept {        \
+    return lhs op## = rhs;                                                                        \
+  }                                                                                               \
   HIPAMP_HOST_DEVICE friend constexpr Derived operator op(int lhs, const Derived& rhs) noexcept { \
-    Derived out;                                                                  \
-    for (int d = 0; d < N; ++d) out[d] = lhs op rhs[d];                           \
-    return out;                                                                   \
+    Derived out;                                                                                  \
+    for (int d = 0; d < N; ++d) out[d] = lhs op rhs[d];                                           \
+    return out;                                                                                   \
   }
 
   HIPAMP_COORDINATE_COMPOUND(+)

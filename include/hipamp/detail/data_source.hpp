@@ -162,9 +162,9 @@ struct host_binding {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((leaf))
 #endif
-host_binding bind_to_host(data_source* source, std::size_t element_size, std::size_t offset,
-                          int rank, const std::ptrdiff_t* extent, const std::ptrdiff_t* stride,
-                          bool write);
+host_binding
+bind_to_host(data_source* source, std::size_t element_size, std::size_t offset, int rank,
+             const std::ptrdiff_t* extent, const std::ptrdiff_t* stride, bool write);
 
 template <class F>
 void footprint::for_each_run(F&& f) const {
