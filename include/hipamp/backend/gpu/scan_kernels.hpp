@@ -57,11 +57,6 @@ struct scan_policy {
   static constexpr int publish_wait_ns = PublishWaitNs;
   static constexpr int poll_ns = PollNs;
   static constexpr std::size_t tile_items = std::size_t{Threads} * Items;
-  // The kernel's static shared memory for values of type Acc: the tile with one pad per
-  // 32 values, one prefix per thread, the block scan's slots and the tile's prefix.
-  template <class Acc>
-  static constexpr std::size_t shared_bytes =
-      (tile_items + tile_items / 32 + Threads + 1) * sizeof(Acc) + Threads / 32 * (sizeof(Acc) + 1);
 };
 
 // Grids of fewer tiles than this are all resident at once: there the look-back's latency is
@@ -236,21 +231,34 @@ __device__ __forceinline__ void scan_load(const T* in, std::size_t n, std::size_
   }
 }
 
+// The types of a scan block's shared variables, and their size. The tile holds one pad
+// value after every 32 so that both the striped and the blocked accesses of a warp hit
+// distinct banks. (Separate variables, not one struct: a struct changed the kernel's register
+// allocation.)
+template <class Policy, class Acc>
+struct scan_shared {
+  static constexpr int tile_values = Policy::threads * Policy::items;
+  using exchange = shared_array<Acc, tile_values + tile_values / 32>;
+  using thread_prefixes = shared_array<Acc, Policy::threads>;
+  using slots = block_slots<Acc, Policy::threads>;
+  using tile_prefix = shared_array<Acc, 1>;
+  static constexpr std::size_t bytes = sizeof(exchange) + sizeof(thread_prefixes) + sizeof(slots) +
+                                       sizeof(tile_prefix) + sizeof(unsigned);
+};
+
 template <class Policy, bool Exclusive, class Acc, class T, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     scan_kernel(const scan_args<Acc, T, Exclusive> a, const Op op) {
   constexpr int threads = Policy::threads;
   constexpr int items = Policy::items;
   constexpr std::size_t tile_items = Policy::tile_items;
-  // Per warp: warp_size * items values, one pad word per 32 so that both the striped and the
-  // blocked accesses hit distinct banks.
   constexpr int warp_items = warp_size * items;
-  constexpr int exchange_size = threads * items + threads * items / 32;
-  __shared__ shared_array<Acc, exchange_size> exchange_storage;
-  __shared__ shared_array<Acc, threads> thread_prefix;
-  __shared__ block_slots<Acc, threads> slots;
+  using shared = scan_shared<Policy, Acc>;
+  __shared__ typename shared::exchange exchange_storage;
+  __shared__ typename shared::thread_prefixes thread_prefix;
+  __shared__ typename shared::slots slots;
   __shared__ unsigned tile_ticket;
-  __shared__ shared_array<Acc, 1> tile_prefix_storage;
+  __shared__ typename shared::tile_prefix tile_prefix_storage;
 
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid % warp_size;
@@ -360,7 +368,7 @@ void launch(const accelerator_view& av, const T* in, Acc* out, std::size_t n, co
   static_assert(std::is_trivially_copyable<Acc>::value && std::is_default_constructible<Acc>::value,
                 "hipamp: GPU scans need a trivially copyable, default constructible value type");
   static_assert(
-      Policy::template shared_bytes<Acc> <= 48 * 1024 - 64,
+      scan_shared<Policy, Acc>::bytes <= 48 * 1024 - 64,
       "hipamp: this scan's value type is too large for a GPU scan tile (values up to about "
       "180 bytes fit); scan indices or smaller values instead");
   if (n == 0) return;
