@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Developer tool for the GPU machine: builds bench_sort and profiles the bitonic sort's kernels
+# with Nsight Compute. Per-kernel durations of one whole sort (2^20 and 2^24 u32 keys), then the
+# detailed sections of the first tile pass, a later tile pass and a global round at 2^24.
+#   bash scripts/profile_sort.sh          # writes $OUT/ncu_*.txt, prints a short digest
+set -uo pipefail
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$SRC/profile_out}"
+BUILD="${BUILD:-/tmp/hipamp-gpu-verify}"
+mkdir -p "$OUT"
+export PATH="/usr/local/cuda/bin:$PATH"
+[ -f "$BUILD/build.ninja" ] || cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build.log" 2>&1
+cmake --build "$BUILD" -j "$(nproc)" --target bench_sort >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+B="$BUILD/benchmarks/bench_sort"
+KERNELS='regex:tile_kernel|global_round_kernel|coset_pass_kernel'
+for n in ${SIZES:-1048576 16777216}; do
+  ncu --kernel-name "$KERNELS" --launch-count "${COUNT:-60}" --metrics gpu__time_duration.sum --csv \
+    "$B" --benchmark_filter="gpu_bitonic_vs_cub_merge_sort_u32/$n/" >"$OUT/ncu_times_$n.csv" 2>&1
+  python3 - "$OUT/ncu_times_$n.csv" <<'PY'
+import csv, io, re, sys
+rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
+order = []
+for r in csv.DictReader(io.StringIO(''.join(rows))):
+    if r['Metric Name'] != 'gpu__time_duration.sum': continue
+    i = int(r['ID'])
+    name = re.sub(r'[<(].*', '', r['Kernel Name']).split('::')[-1].split()[-1]
+    v = float(r['Metric Value']) / (1000.0 if r['Metric Unit'] == 'nsecond' else 1.0)
+    order.append((i, name, v))
+print(sys.argv[1], len(order), 'launches profiled')
+print(' '.join(f"{n[:4]}:{v:.1f}" for _, n, v in order))
+PY
+done
+SECTIONS="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section InstructionStats"
+ncu --kernel-name "$KERNELS" --launch-count "${DETAIL_COUNT:-4}" $SECTIONS \
+  "$B" --benchmark_filter='gpu_bitonic_vs_cub_merge_sort_u32/16777216/' >"$OUT/ncu_detail_2p24.txt" 2>&1
+grep -E "^  [a-z_]+.*\(|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Issue Slots Busy|No Eligible|Executed Ipc A|Warp Cycles Per Issued|Shared Memory Config|Dynamic Shared|L1/TEX Hit|Bank" "$OUT/ncu_detail_2p24.txt" | head -120
