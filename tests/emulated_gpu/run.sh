@@ -2,6 +2,7 @@
 # Runs the reduce/scan tests with the library's GPU kernels executed by a CPU emulation of
 # the CUDA kernel language (see README.md). Usage:
 #   tests/emulated_gpu/run.sh ['<catch test spec>' ...]     default: [reduce],[scan] without [.large]
+#   tests/emulated_gpu/run.sh sort                           the bitonic sort's kernels instead
 # EMULATED_GPU_BUILD_DIR picks the scratch directory (default: a fresh mktemp -d).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,11 +28,18 @@ rm -rf "$build/include" && cp -r "$repo/include" "$build/include"
 python3 - "$build/include" <<'PY'
 import os, re, sys
 launch = re.compile(r'([\w:]+(?:<[^;{}()]*?>)?)\s*<<<(.*?)>>>\((.*?)\);', re.S)
+# Dynamic shared arrays get a fixed size: shared memory is per-block static storage here.
+# (an alignment macro goes first: attributes may not follow `static thread_local`).
+dynamic_shared = re.compile(r'extern __shared__ (\w+_ALIGN )?(.*?)\[\];')
 for root, _, files in os.walk(sys.argv[1]):
     for name in files:
         path = os.path.join(root, name)
         text = open(path).read()
-        new = launch.sub(lambda m: '::emu::launch(%s, %s, %s);' % (m.group(2), m.group(1), m.group(3)), text)
+        # The kernel goes in as a generic lambda: a function template's arguments are then
+        # deduced at the call, as a real launch does.
+        new = launch.sub(lambda m: '::emu::launch(%s, [&](auto&&... emu_args) { %s(emu_args...); }, %s);'
+                         % (m.group(2), m.group(1), m.group(3)), text)
+        new = dynamic_shared.sub(lambda m: '%s__shared__ %s[1 << 17];' % (m.group(1) or '', m.group(2)), new)
         if new != text:
             open(path, 'w').write(new)
 PY
@@ -41,15 +49,31 @@ library=(-I"$repo/include" -I"$repo/lib")
 emulated=(-D__CUDACC__ -include "$here/include/cuda_runtime.h" -I"$here/include" -I"$build/include"
           -I"$repo/lib" -I"$repo/tests")
 pids=()
+# The library's host sources, with the instruction-set flags of cmake/HipampGemmKernels.cmake.
 for src in "$repo"/lib/data_source.cpp "$repo"/lib/host_memory.cpp "$repo"/lib/interval_set.cpp \
-           "$repo"/lib/launch_scope.cpp "$repo"/lib/runtime.cpp "$repo"/fallback/src/*.cpp; do
-  "$cxx" "${common[@]}" "${library[@]}" -c "$src" -o "$build/obj/lib_$(basename "$src" .cpp).o" & pids+=($!)
+           "$repo"/lib/launch_scope.cpp "$repo"/lib/runtime.cpp "$repo"/lib/gemm.cpp \
+           "$repo"/fallback/src/*.cpp; do
+  isa=()
+  case "$(basename "$src")" in
+    gemm_cpu_avx2.cpp) isa=(-mavx2 -mfma -ffp-contract=fast) ;;
+    gemm_cpu_avx512.cpp) isa=(-mavx512f -mfma -ffp-contract=fast) ;;
+    gemm_cpu_portable.cpp) isa=(-ffp-contract=fast) ;;
+  esac
+  "$cxx" "${common[@]}" "${library[@]}" "${isa[@]}" -DHIPAMP_GEMM_HAVE_AVX2=1 -DHIPAMP_GEMM_HAVE_AVX512=1 \
+    -c "$src" -o "$build/obj/lib_$(basename "$src" .cpp).o" & pids+=($!)
 done
-for src in "$here/emulator.cpp" "$here/emulated_device.cpp" "$repo/tests/main.cpp" \
-           "$repo/tests/test_reduce.cpp" "$repo/tests/test_scan.cpp"; do
+if [ "${1:-}" = sort ]; then
+  checks=("$here/sort_kernels_check.cpp")
+else
+  checks=("$repo/tests/main.cpp" "$repo/tests/test_reduce.cpp" "$repo/tests/test_scan.cpp")
+fi
+for src in "$here/emulator.cpp" "$here/emulated_device.cpp" "${checks[@]}"; do
   "$cxx" "${common[@]}" "${emulated[@]}" -c "$src" -o "$build/obj/$(basename "$src" .cpp).o" & pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
-"$cxx" -fopenmp "$build"/obj/*.o -o "$build/emulated_gpu_tests" -lpthread
+objects=("$build"/obj/lib_*.o "$build/obj/emulator.o" "$build/obj/emulated_device.o")
+for src in "${checks[@]}"; do objects+=("$build/obj/$(basename "$src" .cpp).o"); done
+"$cxx" -fopenmp "${objects[@]}" -o "$build/emulated_gpu_checks" -lpthread
+if [ "${1:-}" = sort ]; then exec "$build/emulated_gpu_checks"; fi
 if [ $# -eq 0 ]; then set -- '[reduce]~[.large],[scan]~[.large]'; fi
-exec "$build/emulated_gpu_tests" "$@"
+exec "$build/emulated_gpu_checks" "$@"

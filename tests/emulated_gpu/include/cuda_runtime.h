@@ -16,6 +16,7 @@
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __shared__ static thread_local
+#define __align__(n) alignas(n)
 // NOLINTEND(bugprone-reserved-identifier)
 
 struct uint4 {
@@ -33,6 +34,14 @@ struct emu_stream;
 using cudaStream_t = emu_stream*;
 enum cudaError_t { cudaSuccess = 0, cudaErrorUnknown = 1 };
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+enum cudaMemcpyKind { cudaMemcpyDeviceToDevice = 3 };
+// Shared memory is static thread_local per block here (run.sh gives dynamic shared arrays a
+// fixed size), so raising the dynamic limit has nothing to do.
+template <class K>
+cudaError_t cudaFuncSetAttribute(K, cudaFuncAttribute, int) {
+  return cudaSuccess;
+}
 inline const char* cudaGetErrorString(cudaError_t) { return "emulated CUDA error"; }
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 inline cudaError_t cudaGetDevice(int* d) {
@@ -50,8 +59,8 @@ struct fiber_state {
 };
 fiber_state& self();
 void run_grid(unsigned grid, unsigned block, const std::function<void()>& body);
-template <class... P, class... A>
-void launch(dim3 grid, dim3 block, std::size_t, cudaStream_t, void (*kernel)(P...), A&&... args) {
+template <class Kernel, class... A>
+void launch(dim3 grid, dim3 block, std::size_t, cudaStream_t, Kernel kernel, A&&... args) {
   std::function<void()> body = [&]() { kernel(args...); };
   run_grid(grid.x, block.x, body);
 }
