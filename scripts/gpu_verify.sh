@@ -7,7 +7,10 @@
 #   bash scripts/gpu_verify.sh tests-then-bench # build, the two test runs, then the benchmarks
 #                                               # named in BENCHES (BENCH_FILTER, one repetition)
 #   bash scripts/gpu_verify.sh sweep            # build only the benchmarks named in BENCHES and
-#                                               # run them (tuning sweeps, no tests)
+#                                               # run them (tuning sweeps); TEST_SPEC='[sort]'
+#                                               # also builds the suite and runs those cases first
+#   bash scripts/gpu_verify.sh build            # configure and build TARGETS (default: all), for
+#                                               # tools that run on the build (profile_sort.sh)
 # Everything lands in $OUT (one tarball plus a summary), and a short table is printed last.
 set -uo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -36,15 +39,26 @@ finish() {
 }
 trap finish EXIT
 
-if [ "$phase" = "build-and-test" ]; then
+# The one Release CUDA configuration every phase builds in.
+configure() {
+  [ -f "$BUILD/build.ninja" ] || step configure 120 "$LOGS/build.log" cmake -S "$SRC" -B "$BUILD" \
+    -G Ninja -DCMAKE_BUILD_TYPE=Release -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90
+}
+
+if [ "$phase" = "build" ]; then
+  configure || exit 1
+  targets=()
+  for t in ${TARGETS:-}; do targets+=(--target "$t"); done
+  step build 590 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" -- -k 0 ||
+    { grep -E "error|FAILED" "$LOGS/build.log" | head -30; exit 1; }
+elif [ "$phase" = "build-and-test" ]; then
   {
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
     nvcc --version | tail -1
     lscpu | grep -E "Model name|^CPU\(s\)"
     date -u
   } | tee "$LOGS/machine.txt"
-  step configure 120 "$LOGS/build.log" cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 || { tail -30 "$LOGS/build.log"; exit 1; }
+  configure || { tail -30 "$LOGS/build.log"; exit 1; }
   step build 330 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0 \
     || grep -E "error|FAILED" "$LOGS/build.log" | head -30
   T="$BUILD/tests/hipamp_tests"
@@ -66,12 +80,16 @@ if [ "$phase" = "build-and-test" ]; then
   grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
   echo "---- demo"; sed -n '1,40p' "$LOGS/demo.log"
 elif [ "$phase" = "tests-then-bench" ] || [ "$phase" = "sweep" ]; then
-  [ -f "$BUILD/build.ninja" ] || cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >"$LOGS/build.log" 2>&1
+  configure
   if [ "$phase" = "sweep" ]; then
     targets=()
     for entry in ${BENCHES:-bench_reduce}; do targets+=(--target "${entry%%:*}"); done
+    [ -n "${TEST_SPEC:-}" ] && targets+=(--target hipamp_tests)
     step build 300 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" -- -k 0
+    if [ -n "${TEST_SPEC:-}" ]; then
+      step "tests $TEST_SPEC" 150 "$LOGS/tests.log" "$BUILD/tests/hipamp_tests" "$TEST_SPEC"
+      echo "tests $TEST_SPEC: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/tests.log" | tail -1)"
+    fi
   else
     step build 300 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
     T="$BUILD/tests/hipamp_tests"

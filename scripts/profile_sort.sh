@@ -6,14 +6,12 @@
 set -uo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$SRC/profile_out}"
-BUILD="${BUILD:-/tmp/hipamp-gpu-verify}"
+export BUILD="${BUILD:-/tmp/hipamp-gpu-verify}"
 mkdir -p "$OUT"
 export PATH="/usr/local/cuda/bin:$PATH"
-[ -f "$BUILD/build.ninja" ] || cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build.log" 2>&1
-cmake --build "$BUILD" -j "$(nproc)" --target bench_sort >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+OUT="$OUT" TARGETS=bench_sort bash "$SRC/scripts/gpu_verify.sh" build >/dev/null || exit 1
 B="$BUILD/benchmarks/bench_sort"
-KERNELS='regex:tile_kernel|global_round_kernel|coset_pass_kernel'
+KERNELS='regex:tile_kernel|global_round_kernel'
 for n in ${SIZES:-1048576 16777216}; do
   ncu --kernel-name "$KERNELS" --launch-count "${COUNT:-60}" --metrics gpu__time_duration.sum --csv \
     "$B" --benchmark_filter="gpu_bitonic_vs_cub_merge_sort_u32/$n/" >"$OUT/ncu_times_$n.csv" 2>&1
@@ -25,7 +23,8 @@ for r in csv.DictReader(io.StringIO(''.join(rows))):
     if r['Metric Name'] != 'gpu__time_duration.sum': continue
     i = int(r['ID'])
     name = re.sub(r'[<(].*', '', r['Kernel Name']).split('::')[-1].split()[-1]
-    v = float(r['Metric Value']) / (1000.0 if r['Metric Unit'] == 'nsecond' else 1.0)
+    v = float(r['Metric Value'].replace(',', ''))  # ncu groups thousands with commas
+    v /= 1000.0 if r['Metric Unit'] in ('nsecond', 'ns') else 1.0
     order.append((i, name, v))
 print(sys.argv[1], len(order), 'launches profiled')
 print(' '.join(f"{n[:4]}:{v:.1f}" for _, n, v in order))
