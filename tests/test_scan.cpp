@@ -258,8 +258,10 @@ TEST_CASE("scans over pointer ranges: empty ranges, in place, results on the hos
 
     std::vector<long long> out(data.size(), -1);
     std::vector<long long> wide_expected(data.size());
+    // The reference is given a long long start: without one, std::inclusive_scan accumulates
+    // in the input's type (int), and these running sums can pass 2^31.
     std::inclusive_scan(data.begin() + 1, data.end(), wide_expected.begin() + 1,
-                        std::plus<long long>());  // NOLINT: the sum is taken in long long
+                        std::plus<long long>(), 0LL);  // NOLINT: the sum is taken in long long
     hx::inclusive_scan(av, data.data() + 1, data.data() + data.size(),
                        out.data() + 1);  // misaligned
     CHECK(out[0] == -1);
@@ -287,7 +289,7 @@ TEST_CASE("scan over 10^8 elements", "[scan][.large]") {
   const std::vector<int> in = hipamp_test::random_vector<int>(n, -10, 10);
   std::vector<long long> expected(n);
   // NOLINTNEXTLINE(modernize-use-transparent-functors): the sum is taken in long long
-  std::inclusive_scan(in.begin(), in.end(), expected.begin(), std::plus<long long>());
+  std::inclusive_scan(in.begin(), in.end(), expected.begin(), std::plus<long long>(), 0LL);
   FOR_EACH_ACCELERATOR(acc) {
     std::vector<long long> out(n, -1);
     {
