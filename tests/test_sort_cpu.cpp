@@ -202,6 +202,116 @@ TEST_CASE("bitonic network: a tile's first K stages run as one register round", 
   }
 }
 
+namespace {
+
+// An element of Bytes bytes: a key with many ties and the position it started at, so that
+// two schedules agree only if they move every element, ties included, identically.
+template <std::size_t Bytes>
+struct tagged {
+  int key;
+  int id;
+  char pad[Bytes - 2 * sizeof(int)];
+};
+template <>
+struct tagged<8> {
+  int key;
+  int id;
+};
+template <>
+struct tagged<4> {  // the key in the high half, the position in the low half
+  std::uint32_t bits;
+};
+template <std::size_t B>
+void tag(tagged<B>& e, int key, int id) {
+  e.key = key;
+  e.id = id;
+}
+void tag(tagged<4>& e, int key, int id) {
+  e.bits = static_cast<std::uint32_t>(key) << 16 | static_cast<std::uint32_t>(id);
+}
+template <std::size_t B>
+int key_of(const tagged<B>& e) {
+  return e.key;
+}
+int key_of(const tagged<4>& e) { return static_cast<int>(e.bits >> 16); }
+template <std::size_t B>
+bool same(const tagged<B>& a, const tagged<B>& b) {
+  return a.key == b.key && a.id == b.id;
+}
+bool same(const tagged<4>& a, const tagged<4>& b) { return a.bits == b.bits; }
+
+// Whole tiles of the GPU's shape for E: the compile-time rounds (static_tile_round, thread by
+// thread, as tile_kernel runs them) against the rounds chosen at run time (run_group_dynamic)
+// on the same random tile, for the first pass and for a later stage's bits below the tile.
+template <class E>
+void check_static_rounds() {
+  constexpr bn::tile_shape shape = bn::shape_of<E>;
+  constexpr int log2_tile = shape.log2_tile;
+  constexpr unsigned tile_size = 1u << log2_tile;
+  INFO(sizeof(E) << "-byte elements, tile 2^" << log2_tile << ", 2^" << shape.k << " per thread");
+  const auto by_key = [](const E& a, const E& b) { return key_of(a) < key_of(b); };
+  const bn::layout whole = bn::make_layout(tile_size, 1, tile_size);
+  using slots = bn::tile_memory<E>;
+  std::vector<E> by_static(bn::padded_tile_size(log2_tile, sizeof(E)));
+  for (int stage : {1, log2_tile + 1}) {
+    for (unsigned i = 0; i < tile_size; ++i) {
+      by_static[slots::slot(i)] = E{};
+      tag(by_static[slots::slot(i)], static_cast<int>(hipamp_test::rng()() % 50),
+          static_cast<int>(i));
+    }
+    std::vector<E> by_checked = by_static;
+    const auto run_static = [&](auto round) {
+      for (unsigned tid = 0; tid < static_cast<unsigned>(shape.threads); ++tid) {
+        bn::static_tile_round<decltype(round), log2_tile, shape.threads>(by_static.data(), tid,
+                                                                         by_key);
+      }
+    };
+    if (stage == 1) {  // as tile_kernel: the first K stages in registers, then rounds
+      for (unsigned run = 0; run < tile_size; run += 1u << shape.k) {
+        E x[1 << shape.k];
+        for (unsigned j = 0; j < (1u << shape.k); ++j) x[j] = by_static[slots::slot(run + j)];
+        bn::sort_runs<shape.k>(x, by_key);
+        for (unsigned j = 0; j < (1u << shape.k); ++j) by_static[slots::slot(run + j)] = x[j];
+      }
+      bn::for_each_static_tile_round<shape.k + 1, log2_tile, log2_tile, shape.k>(run_static);
+    } else {
+      bn::for_each_static_tile_round<log2_tile + 1, log2_tile + 1, log2_tile, shape.k>(run_static);
+    }
+    const slots checked{by_checked.data()};
+    bn::for_each_tile_round(stage, stage == 1 ? log2_tile : stage, log2_tile, shape.k,
+                            [&](const bn::round_spec& r) {
+                              for (unsigned g = 0; g < (tile_size >> r.bits); ++g) {
+                                bn::run_group_dynamic<5, E>(checked, whole, r, g, 0u, by_key);
+                              }
+                            });
+    INFO("schedule from stage " << stage);
+    std::size_t differ = 0;
+    for (unsigned i = 0; i < tile_size; ++i) {
+      differ += !same(by_static[slots::slot(i)], by_checked[slots::slot(i)]);
+    }
+    CHECK(differ == 0);
+    if (stage == 1) {  // the first pass sorts the tile
+      bool sorted = true;
+      for (unsigned i = 1; i < tile_size; ++i) {
+        sorted = sorted && !by_key(by_static[slots::slot(i)], by_static[slots::slot(i - 1)]);
+      }
+      CHECK(sorted);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("bitonic network: whole tiles' compile-time rounds move elements as the run-time rounds",
+          "[sort][network]") {
+  check_static_rounds<tagged<4>>();
+  check_static_rounds<tagged<8>>();
+  check_static_rounds<tagged<12>>();
+  check_static_rounds<tagged<16>>();
+  check_static_rounds<tagged<24>>();
+  check_static_rounds<tagged<32>>();
+}
+
 TEST_CASE("CPU sort kernels: every supported instruction set", "[sort][cpu]") {
   using hipamp::fallback::simd_level;
   for (simd_level level :

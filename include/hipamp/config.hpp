@@ -48,11 +48,13 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define HIPAMP_NOINLINE __attribute__((noinline))
+#define HIPAMP_ALWAYS_INLINE __attribute__((always_inline))
 #define HIPAMP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define HIPAMP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define HIPAMP_PRAGMA(x) _Pragma(#x)
 #else
 #define HIPAMP_NOINLINE
+#define HIPAMP_ALWAYS_INLINE
 #define HIPAMP_LIKELY(x) (x)
 #define HIPAMP_UNLIKELY(x) (x)
 #define HIPAMP_PRAGMA(x) __pragma(x)

@@ -209,9 +209,48 @@ HIPAMP_HOST_DEVICE inline unsigned opaque(unsigned x) noexcept {
   return x;
 }
 
-// Runs one round on one group held in `mem`, which maps virtual positions to storage:
+// The rounds below reach elements through `mem`, which maps virtual positions to storage:
 //   mem.at(q) -> an address;  mem.next(address, step) -> the address step positions on
-//   (positions of a run share a segment);  mem.load(address) / mem.store(address, e).
+//   (positions of a run share a segment);  mem.load(address) / mem.store(address, e);
+//   Mem::folds_offsets: the round's step is a compile-time constant and its offsets fold
+//   into the instructions, so nothing is gained by recomputing them (see opaque).
+template <class Mem, class = void>
+inline constexpr bool folds_offsets = false;
+template <class Mem>
+inline constexpr bool folds_offsets<Mem, std::void_t<decltype(Mem::folds_offsets)>> =
+    Mem::folds_offsets;
+
+// One round on a group whose positions all exist: every load issued before the first
+// exchange, no checks (the caller knows, or has checked, that the group is whole).
+HIPAMP_NO_EXEC_CHECK
+template <int Bits, bool Mirror, class E, class Mem, class Less>
+HIPAMP_HOST_DEVICE inline void run_existing_group(const Mem& mem, const group& grp,
+                                                  const Less& less) {
+  constexpr int G = 1 << Bits;
+  constexpr int H = G / 2;
+  const unsigned step = 1u << grp.log2_step;
+  const auto lower = mem.at(grp.lower);
+  const auto upper = mem.at(grp.upper);
+  E x[G];
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+  for (int j = 0; j < H; ++j) {
+    x[j] = mem.load(mem.next(lower, j * step));
+    x[H + j] = mem.load(mem.next(upper, j * step));
+  }
+  network<Bits, Mirror, false>(x, H, H, less);
+  const unsigned store_step = folds_offsets<Mem> ? step : opaque(step);
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+  for (int j = 0; j < H; ++j) {
+    mem.store(mem.next(lower, j * store_step), x[j]);
+    mem.store(mem.next(upper, j * store_step), x[H + j]);
+  }
+}
+
+// Runs one round on one group, exchanging only elements that exist in `lay`.
 // `q_offset` is added to the group's positions for existence checks (a tile's start).
 HIPAMP_NO_EXEC_CHECK
 template <int Bits, bool Mirror, class E, class Mem, class Less>
@@ -222,28 +261,13 @@ HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, cons
   const unsigned existing_lower = lay.existing_run(q_offset + grp.lower, grp.log2_step, H);
   if (existing_lower == 0) return;  // upper positions are higher still: nothing exists
   const unsigned existing_upper = lay.existing_run(q_offset + grp.upper, grp.log2_step, H);
-  const unsigned step = 1u << grp.log2_step;
-  const auto lower = mem.at(grp.lower);
-  const auto upper = mem.at(grp.upper);
-  E x[G];
   if (existing_lower == H && existing_upper == H) {
-#if HIPAMP_DEVICE_COMPILE
-#pragma unroll
-#endif
-    for (int j = 0; j < H; ++j) {
-      x[j] = mem.load(mem.next(lower, j * step));
-      x[H + j] = mem.load(mem.next(upper, j * step));
-    }
-    network<Bits, Mirror, false>(x, H, H, less);
-    const unsigned store_step = opaque(step);
-#if HIPAMP_DEVICE_COMPILE
-#pragma unroll
-#endif
-    for (int j = 0; j < H; ++j) {
-      mem.store(mem.next(lower, j * store_step), x[j]);
-      mem.store(mem.next(upper, j * store_step), x[H + j]);
-    }
+    run_existing_group<Bits, Mirror, E>(mem, grp, less);
   } else {
+    const unsigned step = 1u << grp.log2_step;
+    const auto lower = mem.at(grp.lower);
+    const auto upper = mem.at(grp.upper);
+    E x[G];
 #if HIPAMP_DEVICE_COMPILE
 #pragma unroll
 #endif
@@ -252,7 +276,7 @@ HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, cons
       if (static_cast<unsigned>(j) < existing_upper) x[H + j] = mem.load(mem.next(upper, j * step));
     }
     network<Bits, Mirror, true>(x, existing_lower, existing_upper, less);
-    const unsigned store_step = opaque(step);
+    const unsigned store_step = folds_offsets<Mem> ? step : opaque(step);
 #if HIPAMP_DEVICE_COMPILE
 #pragma unroll
 #endif
@@ -304,8 +328,8 @@ HIPAMP_HOST_DEVICE inline void run_group_dynamic(const Mem& mem, const layout& l
 // positions and the other rounds' steps are >= 2^K (both conflict-free in shared memory).
 HIPAMP_NO_EXEC_CHECK
 template <class F>
-HIPAMP_HOST_DEVICE inline void for_each_tile_round(int s_first, int s_last, int log2_tile, int k,
-                                                   F&& f) {
+HIPAMP_HOST_DEVICE constexpr void for_each_tile_round(int s_first, int s_last, int log2_tile, int k,
+                                                      F&& f) {
   for (int s = s_first; s <= s_last; ++s) {
     const int top = (s < log2_tile ? s : log2_tile) - 1;
     const int total = top + 1;
@@ -321,6 +345,58 @@ HIPAMP_HOST_DEVICE inline void for_each_tile_round(int s_first, int s_last, int 
     }
     f(round_spec{hi_bit, low, mirror});
   }
+}
+
+// The rounds of for_each_tile_round as a constant. Whole tiles (every position exists) run
+// the two schedules the network repeats, the first pass's and a later stage's bits below
+// the tile, from it: with each round's width, mirror flag and step known to the compiler,
+// the shared-memory offsets fold into the instructions and no existence checks remain.
+struct tile_schedule {
+  static constexpr int capacity = 64;
+  round_spec rounds[capacity]{};
+  int count = 0;
+};
+constexpr tile_schedule make_tile_schedule(int s_first, int s_last, int log2_tile, int k) {
+  tile_schedule schedule{};
+  for_each_tile_round(s_first, s_last, log2_tile, k, [&schedule](const round_spec& r) {
+    if (schedule.count < tile_schedule::capacity) schedule.rounds[schedule.count] = r;
+    ++schedule.count;
+  });
+  return schedule;
+}
+
+// One round of a whole tile known at compile time, as a type.
+template <int HiBit, int Bits, bool Mirror>
+struct static_round {
+  static constexpr round_spec spec{HiBit, Bits, Mirror};
+};
+
+namespace schedule_detail {
+template <int SFirst, int SLast, int Log2Tile, int K>
+inline constexpr tile_schedule schedule_of = make_tile_schedule(SFirst, SLast, Log2Tile, K);
+
+template <int SFirst, int SLast, int Log2Tile, int K, int I>
+using round_at = static_round<schedule_of<SFirst, SLast, Log2Tile, K>.rounds[I].hi_bit,
+                              schedule_of<SFirst, SLast, Log2Tile, K>.rounds[I].bits,
+                              schedule_of<SFirst, SLast, Log2Tile, K>.rounds[I].mirror>;
+
+HIPAMP_NO_EXEC_CHECK
+template <int SFirst, int SLast, int Log2Tile, int K, class F, int... I>
+HIPAMP_HOST_DEVICE HIPAMP_ALWAYS_INLINE inline void apply_rounds(F& f,
+                                                                 std::integer_sequence<int, I...>) {
+  (f(round_at<SFirst, SLast, Log2Tile, K, I>{}), ...);
+}
+}  // namespace schedule_detail
+
+// Calls f(static_round<...>{}) for each round of for_each_tile_round(SFirst, SLast, ...),
+// inlined: f's kernel context (which memory a pointer addresses) must reach every round.
+HIPAMP_NO_EXEC_CHECK
+template <int SFirst, int SLast, int Log2Tile, int K, class F>
+HIPAMP_HOST_DEVICE HIPAMP_ALWAYS_INLINE inline void for_each_static_tile_round(F&& f) {
+  constexpr int count = schedule_detail::schedule_of<SFirst, SLast, Log2Tile, K>.count;
+  static_assert(count <= tile_schedule::capacity, "hipamp: a tile schedule past its capacity");
+  schedule_detail::apply_rounds<SFirst, SLast, Log2Tile, K>(
+      f, std::make_integer_sequence<int, count>{});
 }
 
 // Calls f(round_spec) for the global rounds of stage s (bits s-1 .. log2_tile), K bits at
@@ -489,5 +565,44 @@ struct tile_memory {
   HIPAMP_HOST_DEVICE E load(unsigned a) const { return tile[slot(a)]; }
   HIPAMP_HOST_DEVICE void store(unsigned a, const E& e) const { tile[slot(a)] = e; }
 };
+
+// A padded shared-memory tile addressed by slot, for rounds whose step is a compile-time
+// constant that is a whole number of padding periods, or 1 inside one period (every round
+// of for_each_tile_round when the registers per round fill a period): then the slot `step`
+// positions on is the slot plus a constant, and the offsets fold.
+template <class E>
+struct padded_slots {
+  static constexpr int shift = pad_shift_for_bytes(sizeof(E));
+  static constexpr bool folds_offsets = true;
+  E* tile;
+  HIPAMP_HOST_DEVICE unsigned at(unsigned q) const noexcept { return padded(q, shift); }
+  HIPAMP_HOST_DEVICE unsigned next(unsigned slot, unsigned step) const noexcept {
+    return slot + step + (step >> shift);
+  }
+  HIPAMP_HOST_DEVICE E load(unsigned slot) const { return tile[slot]; }
+  HIPAMP_HOST_DEVICE void store(unsigned slot, const E& e) const { tile[slot] = e; }
+};
+constexpr bool slots_fold(int log2_step, int bits, int shift) noexcept {
+  return log2_step >= shift || (log2_step == 0 && bits <= shift);
+}
+
+// Round R of a whole tile (every position exists) on groups tid, tid + Threads, ... for one
+// thread of Threads.
+HIPAMP_NO_EXEC_CHECK
+template <class R, int Log2Tile, int Threads, class E, class Less>
+HIPAMP_HOST_DEVICE inline void static_tile_round(E* tile, unsigned tid, const Less& less) {
+  constexpr round_spec r = R::spec;
+  constexpr unsigned groups = 1u << (Log2Tile - r.bits);
+  static_assert(groups % Threads == 0, "hipamp: a tile round's groups must share out evenly");
+  constexpr bool fold = slots_fold(r.hi_bit - r.bits + 1, r.bits, pad_shift_for_bytes(sizeof(E)));
+  using memory = std::conditional_t<fold, padded_slots<E>, tile_memory<E>>;
+  const memory mem{tile};
+#if HIPAMP_DEVICE_COMPILE
+#pragma unroll
+#endif
+  for (unsigned i = 0; i < groups / Threads; ++i) {
+    run_existing_group<r.bits, r.mirror, E>(mem, group_at(tid + i * Threads, r), less);
+  }
+}
 
 }  // namespace hipamp::detail::bitonic

@@ -2,9 +2,11 @@
 //
 // Bitonic network (detail/bitonic_network.hpp holds the schedule and the register code):
 //  - tile_kernel: a block loads a tile of S positions into shared memory and runs network
-//    rounds on it, each thread holding 2^K elements in registers per round (K = 5 for 4-
-//    and 8-byte elements, the seed's degree 5). Stages 1..log2 S in one launch; later
-//    stages come back to it for their bits below log2 S.
+//    rounds on it, each thread holding 2^K elements in registers per round (K = 5 for
+//    4-byte elements, the seed's degree 5; 4 up to 12 bytes: bitonic::shape_for_bytes).
+//    Stages 1..log2 S in one launch; later stages come back to it for their bits below
+//    log2 S. Whole tiles run these two schedules with every round a compile-time constant
+//    (offsets folded, no checks).
 //  - global_round_kernel: the bits >= log2 S of a stage, up to K network levels per pass,
 //    each thread loading its 2^K elements once, exchanging in registers, storing once.
 //  Only tiles and groups that hold an existing element are launched.
@@ -99,14 +101,35 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
 #pragma unroll
     for (int r = 0; r < per_thread; ++r) tile[slots::slot(tid + r * shape.threads)] = v[r];
   } else {
-    for (unsigned i = tid; i < tile_size; i += shape.threads) {
-      if (lay.exists(start + i)) tile[slots::slot(i)] = mem.load(mem.at(start + i));
+    // The same loads where positions exist, also all issued before the first is used: a loop
+    // that waited on each load made this one block (a segment's last tile) set every pass's
+    // time whenever the grid fits in one wave.
+    E v[per_thread];
+#pragma unroll
+    for (int r = 0; r < per_thread; ++r) {
+      const unsigned q = start + tid + r * shape.threads;
+      if (lay.exists(q)) v[r] = mem.load(mem.at(q));
+    }
+#pragma unroll
+    for (int r = 0; r < per_thread; ++r) {
+      const unsigned i = tid + r * shape.threads;
+      if (lay.exists(start + i)) tile[slots::slot(i)] = v[r];
     }
   }
   __syncthreads();
-  const slots local{tile};
-  int first_stage = s_first;
-  if (whole && s_first == 1) {
+  constexpr int log2_tile = shape.log2_tile;
+  constexpr int k = shape.k;
+  // Whole tiles run the two schedules the network repeats, the first pass and a later
+  // stage's bits below the tile, with every round known at compile time and no checks
+  // (bitonic::for_each_static_tile_round). A segment's last tile and packed small segments
+  // take the checked rounds chosen at run time: a compile-time copy of those, with checks,
+  // more than tripled the sort tests' compile time.
+  const auto whole_round = [tile, tid, less](auto round) {
+    bitonic::static_tile_round<decltype(round), launch_shape<E, Shape>::tile.log2_tile,
+                               launch_shape<E, Shape>::tile.threads>(tile, tid, less);
+    __syncthreads();
+  };
+  if (whole && s_first == 1 && s_last == log2_tile) {
     // Stages 1..K sort runs of 2^K consecutive positions: one register round for all of
     // them instead of K rounds through shared memory (the padded slots keep it free of
     // bank conflicts).
@@ -114,21 +137,22 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
     const unsigned run = tid * per_thread;
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) x[j] = tile[slots::slot(run + j)];
-    bitonic::sort_runs<shape.k>(x, less);
+    bitonic::sort_runs<k>(x, less);
 #pragma unroll
     for (int j = 0; j < per_thread; ++j) tile[slots::slot(run + j)] = x[j];
     __syncthreads();
-    first_stage = shape.k + 1;
-  }
-  if (first_stage <= s_last) {
-    bitonic::for_each_tile_round(
-        first_stage, s_last, shape.log2_tile, shape.k, [&](const bitonic::round_spec& r) {
-          const unsigned groups = tile_size >> r.bits;
-          for (unsigned g = tid; g < groups; g += shape.threads) {
-            bitonic::run_group_dynamic<shape.k, E>(local, lay, r, g, start, less);
-          }
-          __syncthreads();
-        });
+    bitonic::for_each_static_tile_round<k + 1, log2_tile, log2_tile, k>(whole_round);
+  } else if (whole && s_first == s_last && s_first > log2_tile) {
+    bitonic::for_each_static_tile_round<log2_tile + 1, log2_tile + 1, log2_tile, k>(whole_round);
+  } else {
+    const slots local{tile};
+    bitonic::for_each_tile_round(s_first, s_last, log2_tile, k, [&](const bitonic::round_spec& r) {
+      const unsigned groups = tile_size >> r.bits;
+      for (unsigned g = tid; g < groups; g += shape.threads) {
+        bitonic::run_group_dynamic<k, E>(local, lay, r, g, start, less);
+      }
+      __syncthreads();
+    });
   }
   if (whole) {
     const auto base = mem.at(start);
@@ -138,7 +162,9 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
       mem.store(mem.next(base, i), tile[slots::slot(i)]);
     }
   } else {
-    for (unsigned i = tid; i < tile_size; i += shape.threads) {
+#pragma unroll
+    for (int r = 0; r < per_thread; ++r) {
+      const unsigned i = tid + r * shape.threads;
       if (lay.exists(start + i)) mem.store(mem.at(start + i), tile[slots::slot(i)]);
     }
   }
