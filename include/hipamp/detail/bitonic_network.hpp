@@ -203,7 +203,11 @@ HIPAMP_HOST_DEVICE inline void sort_runs(E (&x)[1 << K], const Less& less) {
 // are recomputed instead of being kept live across the network (2^K of them would double a
 // thread's registers on a GPU).
 HIPAMP_HOST_DEVICE inline unsigned opaque(unsigned x) noexcept {
-#if HIPAMP_DEVICE_COMPILE
+#if HIPAMP_DEVICE_COMPILE && defined(__AMDGCN__)
+  // A vector register: with "r", LLVM 15's AMDGPU back end failed on some global rounds of
+  // 8-byte keys ("illegal SGPR to VGPR copy").
+  asm volatile("" : "+v"(x));
+#elif HIPAMP_DEVICE_COMPILE
   asm volatile("" : "+r"(x));
 #endif
   return x;
