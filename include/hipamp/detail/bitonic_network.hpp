@@ -280,7 +280,7 @@ HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, cons
       if (static_cast<unsigned>(j) < existing_upper) x[H + j] = mem.load(mem.next(upper, j * step));
     }
     network<Bits, Mirror, true>(x, existing_lower, existing_upper, less);
-    const unsigned store_step = folds_offsets<Mem> ? step : opaque(step);
+    const unsigned store_step = opaque(step);
 #if HIPAMP_DEVICE_COMPILE
 #pragma unroll
 #endif
