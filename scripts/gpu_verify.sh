@@ -85,7 +85,7 @@ elif [ "$phase" = "tests-then-bench" ] || [ "$phase" = "sweep" ]; then
     targets=()
     for entry in ${BENCHES:-bench_reduce}; do targets+=(--target "${entry%%:*}"); done
     [ -n "${TEST_SPEC:-}" ] && targets+=(--target hipamp_tests)
-    step build 300 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" -- -k 0
+    step build "${BUILD_LIMIT:-300}" "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" -- -k 0
     if [ -n "${TEST_SPEC:-}" ]; then
       step "tests $TEST_SPEC" 150 "$LOGS/tests.log" "$BUILD/tests/hipamp_tests" "$TEST_SPEC"
       echo "tests $TEST_SPEC: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/tests.log" | tail -1)"
