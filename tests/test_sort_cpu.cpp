@@ -42,10 +42,11 @@ class schedule_replay {
           tile[bn::tile_memory<int>::slot(i)] = data_[lay_.real(start + i)];
       }
       const bn::tile_memory<int> local{tile.data()};
+      const unsigned reach = bn::tile_reach(tiles, lay_, shape_.log2_tile, start);
       bn::for_each_tile_round(
           s_first, s_last, shape_.log2_tile, shape_.k, [&](const bn::round_spec& r) {
             std::vector<int> owner(tile_size, -1);
-            const unsigned groups = tile_size >> r.bits;
+            const unsigned groups = bn::groups_below(reach, r);
             for (unsigned thread = 0; thread < static_cast<unsigned>(shape_.threads); ++thread) {
               for (unsigned g = thread; g < groups; g += static_cast<unsigned>(shape_.threads)) {
                 const bn::group grp = bn::group_at(g, r);
@@ -166,6 +167,35 @@ TEST_CASE("bitonic schedule: launches only what holds existing elements", "[sort
     if (r.mirror) CHECK(groups.count == virtual_groups);  // every lower half exists
     if (!r.mirror) CHECK(groups.count == virtual_groups / 2 + 1);
   });
+}
+
+TEST_CASE("bitonic schedule: groups_below counts the groups that reach below a position",
+          "[sort][network]") {
+  // Against a count of group_at's lowest positions, for every round of stages up to 2^10.
+  for (int s = 1; s <= 10; ++s) {
+    for (int bits = 1; bits <= 5; ++bits) {
+      for (int hi_bit = bits - 1; hi_bit < s; ++hi_bit) {
+        for (const bool mirror : {false, true}) {
+          const bn::round_spec r{hi_bit, bits, mirror};
+          const unsigned all_groups = (1u << s) >> bits;
+          for (unsigned positions : {0u, 1u, 2u, 3u, 7u, 100u, 511u, 512u, 513u, 1023u, 1024u}) {
+            if (positions > (1u << s)) continue;
+            unsigned reaching = 0;
+            unsigned prefix = all_groups;  // the first group that does not reach
+            for (unsigned g = 0; g < all_groups; ++g) {
+              const bool reaches = bn::group_at(g, r).lower < positions;
+              reaching += reaches ? 1 : 0;
+              if (!reaches && prefix == all_groups) prefix = g;
+            }
+            INFO("stage " << s << ", bits " << hi_bit << ".." << hi_bit - bits + 1 << ", below "
+                          << positions);
+            CHECK(bn::groups_below(positions, r) == reaching);
+            CHECK(reaching == prefix);  // the tile kernel loops over the first ones only
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("bitonic network: a tile's first K stages run as one register round", "[sort][network]") {

@@ -126,6 +126,17 @@ HIPAMP_HOST_DEVICE inline group group_at(unsigned g, const round_spec& r) noexce
   return out;
 }
 
+// How many groups of round r, in group_at order, have their lowest position below
+// `positions`. A group's lowest position grows with its index, so they are the first ones;
+// every other group holds no position below `positions` at all.
+HIPAMP_HOST_DEVICE inline unsigned groups_below(unsigned positions, const round_spec& r) noexcept {
+  const int log2_step = r.hi_bit - r.bits + 1;
+  const int log2_span = r.hi_bit + 1;
+  const unsigned step = 1u << log2_step;
+  const unsigned rest = positions & ((1u << log2_span) - 1u);
+  return ((positions >> log2_span) << log2_step) + (rest < step ? rest : step);
+}
+
 HIPAMP_NO_EXEC_CHECK
 template <class E, class Less>
 HIPAMP_HOST_DEVICE inline void compare_exchange(E& a, E& b, const Less& less) {
@@ -460,6 +471,16 @@ HIPAMP_HOST_DEVICE inline unsigned tile_start(const tile_map& m, const layout& l
   const unsigned segment = t / m.tiles_per_segment;
   return (segment << lay.log2_size) + ((t - segment * m.tiles_per_segment) << log2_tile);
 }
+// Positions from a tile's start below which its groups can hold existing elements: a tile
+// inside a segment holds a prefix of existing positions (the segment's last tile a partial
+// one); a packed tile holds several segments, each with missing positions, so all of it.
+HIPAMP_HOST_DEVICE inline unsigned tile_reach(const tile_map& m, const layout& lay, int log2_tile,
+                                              unsigned start) noexcept {
+  const unsigned tile_size = 1u << log2_tile;
+  if (m.packed) return tile_size;
+  const unsigned left = lay.length - lay.offset_of(start);
+  return left < tile_size ? left : tile_size;
+}
 
 // Groups of a global round whose lowest position exists: per segment, the first `per_segment`
 // group indices (see group_at) qualify.
@@ -469,14 +490,8 @@ struct group_map {
   unsigned long long count;
 };
 inline group_map map_groups(const layout& lay, const round_spec& r) {
-  const int log2_step = r.hi_bit - r.bits + 1;
-  const int log2_span = r.hi_bit + 1;
-  const unsigned long long whole = static_cast<unsigned long long>(lay.length >> log2_span)
-                                   << log2_step;
-  const unsigned rest = lay.length & ((1u << log2_span) - 1u);
-  const unsigned step = 1u << log2_step;
   group_map m{};
-  m.per_segment = static_cast<unsigned>(whole + (rest < step ? rest : step));
+  m.per_segment = groups_below(lay.length, r);
   m.groups_per_segment_log2 = static_cast<unsigned>(lay.log2_size - r.bits);
   m.count = static_cast<unsigned long long>(m.per_segment) * lay.segments;
   return m;

@@ -89,32 +89,43 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
   const unsigned start = bitonic::tile_start(tiles, lay, shape.log2_tile, blockIdx.x);
   using slots = bitonic::tile_memory<E>;
   constexpr int per_thread = 1 << shape.k;  // tile_size / threads
+  // (A scalar: g++ 12 fails on lambdas below that name a constexpr local of class type.)
+  constexpr unsigned threads = shape.threads;
   const unsigned tid = threadIdx.x;
-  // Most tiles lie wholly inside one segment: their positions are consecutive in memory
-  // and need no existence checks, so every thread issues all its loads before using one.
+  // Every thread issues all its loads before it uses one (a loop that waited on each load
+  // made a segment's last tile set every pass's time whenever the grid fits in one wave).
+  // Most tiles lie wholly inside one segment: consecutive addresses, no existence checks.
   const bool whole = !tiles.packed && lay.offset_of(start) + tile_size <= lay.length;
-  if (whole) {
+  const auto copy_in = [&](auto whole_tile) {
+    constexpr bool all_exist = decltype(whole_tile)::value;
     const auto base = mem.at(start);
     E v[per_thread];
 #pragma unroll
-    for (int r = 0; r < per_thread; ++r) v[r] = mem.load(mem.next(base, tid + r * shape.threads));
+    for (int r = 0; r < per_thread; ++r) {
+      const unsigned i = tid + r * threads;
+      if (all_exist || lay.exists(start + i))
+        v[r] = mem.load(all_exist ? mem.next(base, i) : mem.at(start + i));
+    }
 #pragma unroll
-    for (int r = 0; r < per_thread; ++r) tile[slots::slot(tid + r * shape.threads)] = v[r];
+    for (int r = 0; r < per_thread; ++r) {
+      const unsigned i = tid + r * threads;
+      if (all_exist || lay.exists(start + i)) tile[slots::slot(i)] = v[r];
+    }
+  };
+  const auto copy_out = [&](auto whole_tile) {
+    constexpr bool all_exist = decltype(whole_tile)::value;
+    const auto base = mem.at(start);
+#pragma unroll
+    for (int r = 0; r < per_thread; ++r) {
+      const unsigned i = tid + r * threads;
+      if (all_exist || lay.exists(start + i))
+        mem.store(all_exist ? mem.next(base, i) : mem.at(start + i), tile[slots::slot(i)]);
+    }
+  };
+  if (whole) {
+    copy_in(std::true_type{});
   } else {
-    // The same loads where positions exist, also all issued before the first is used: a loop
-    // that waited on each load made this one block (a segment's last tile) set every pass's
-    // time whenever the grid fits in one wave.
-    E v[per_thread];
-#pragma unroll
-    for (int r = 0; r < per_thread; ++r) {
-      const unsigned q = start + tid + r * shape.threads;
-      if (lay.exists(q)) v[r] = mem.load(mem.at(q));
-    }
-#pragma unroll
-    for (int r = 0; r < per_thread; ++r) {
-      const unsigned i = tid + r * shape.threads;
-      if (lay.exists(start + i)) tile[slots::slot(i)] = v[r];
-    }
+    copy_in(std::false_type{});
   }
   __syncthreads();
   constexpr int log2_tile = shape.log2_tile;
@@ -145,28 +156,22 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
   } else if (whole && s_first == s_last && s_first > log2_tile) {
     bitonic::for_each_static_tile_round<log2_tile + 1, log2_tile + 1, log2_tile, k>(whole_round);
   } else {
+    // Only groups that reach an existing position: the last tile of 2^20 + 1 elements holds
+    // one, and looping over all its groups made that one block outlast the whole tiles.
     const slots local{tile};
+    const unsigned reach = bitonic::tile_reach(tiles, lay, log2_tile, start);
     bitonic::for_each_tile_round(s_first, s_last, log2_tile, k, [&](const bitonic::round_spec& r) {
-      const unsigned groups = tile_size >> r.bits;
-      for (unsigned g = tid; g < groups; g += shape.threads) {
+      const unsigned groups = bitonic::groups_below(reach, r);
+      for (unsigned g = tid; g < groups; g += threads) {
         bitonic::run_group_dynamic<k, E>(local, lay, r, g, start, less);
       }
       __syncthreads();
     });
   }
   if (whole) {
-    const auto base = mem.at(start);
-#pragma unroll
-    for (int r = 0; r < per_thread; ++r) {
-      const unsigned i = tid + r * shape.threads;
-      mem.store(mem.next(base, i), tile[slots::slot(i)]);
-    }
+    copy_out(std::true_type{});
   } else {
-#pragma unroll
-    for (int r = 0; r < per_thread; ++r) {
-      const unsigned i = tid + r * shape.threads;
-      if (lay.exists(start + i)) mem.store(mem.at(start + i), tile[slots::slot(i)]);
-    }
+    copy_out(std::false_type{});
   }
 }
 
