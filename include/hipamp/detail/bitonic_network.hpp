@@ -235,12 +235,14 @@ template <class Mem>
 inline constexpr bool folds_offsets<Mem, std::void_t<decltype(Mem::folds_offsets)>> =
     Mem::folds_offsets;
 
-// One round on a group whose positions all exist: every load issued before the first
-// exchange, no checks (the caller knows, or has checked, that the group is whole).
+// One round on one group, every load issued before the first exchange. When Checked, only
+// the first existing_lower / existing_upper positions of the lower and upper runs exist,
+// and only those are loaded, exchanged and stored.
 HIPAMP_NO_EXEC_CHECK
-template <int Bits, bool Mirror, class E, class Mem, class Less>
-HIPAMP_HOST_DEVICE inline void run_existing_group(const Mem& mem, const group& grp,
-                                                  const Less& less) {
+template <int Bits, bool Mirror, bool Checked, class E, class Mem, class Less>
+HIPAMP_HOST_DEVICE inline void exchange_group(const Mem& mem, const group& grp,
+                                              unsigned existing_lower, unsigned existing_upper,
+                                              const Less& less) {
   constexpr int G = 1 << Bits;
   constexpr int H = G / 2;
   const unsigned step = 1u << grp.log2_step;
@@ -251,18 +253,31 @@ HIPAMP_HOST_DEVICE inline void run_existing_group(const Mem& mem, const group& g
 #pragma unroll
 #endif
   for (int j = 0; j < H; ++j) {
-    x[j] = mem.load(mem.next(lower, j * step));
-    x[H + j] = mem.load(mem.next(upper, j * step));
+    if (!Checked || static_cast<unsigned>(j) < existing_lower)
+      x[j] = mem.load(mem.next(lower, j * step));
+    if (!Checked || static_cast<unsigned>(j) < existing_upper)
+      x[H + j] = mem.load(mem.next(upper, j * step));
   }
-  network<Bits, Mirror, false>(x, H, H, less);
+  network<Bits, Mirror, Checked>(x, existing_lower, existing_upper, less);
   const unsigned store_step = folds_offsets<Mem> ? step : opaque(step);
 #if HIPAMP_DEVICE_COMPILE
 #pragma unroll
 #endif
   for (int j = 0; j < H; ++j) {
-    mem.store(mem.next(lower, j * store_step), x[j]);
-    mem.store(mem.next(upper, j * store_step), x[H + j]);
+    if (!Checked || static_cast<unsigned>(j) < existing_lower)
+      mem.store(mem.next(lower, j * store_step), x[j]);
+    if (!Checked || static_cast<unsigned>(j) < existing_upper)
+      mem.store(mem.next(upper, j * store_step), x[H + j]);
   }
+}
+
+// One round on a group whose positions all exist (the caller knows, or has checked).
+HIPAMP_NO_EXEC_CHECK
+template <int Bits, bool Mirror, class E, class Mem, class Less>
+HIPAMP_HOST_DEVICE inline void run_existing_group(const Mem& mem, const group& grp,
+                                                  const Less& less) {
+  constexpr unsigned H = 1u << (Bits - 1);
+  exchange_group<Bits, Mirror, false, E>(mem, grp, H, H, less);
 }
 
 // Runs one round on one group, exchanging only elements that exist in `lay`.
@@ -271,37 +286,14 @@ HIPAMP_NO_EXEC_CHECK
 template <int Bits, bool Mirror, class E, class Mem, class Less>
 HIPAMP_HOST_DEVICE inline void run_group(const Mem& mem, const layout& lay, const group& grp,
                                          unsigned q_offset, const Less& less) {
-  constexpr int G = 1 << Bits;
-  constexpr int H = G / 2;
+  constexpr unsigned H = 1u << (Bits - 1);
   const unsigned existing_lower = lay.existing_run(q_offset + grp.lower, grp.log2_step, H);
   if (existing_lower == 0) return;  // upper positions are higher still: nothing exists
   const unsigned existing_upper = lay.existing_run(q_offset + grp.upper, grp.log2_step, H);
   if (existing_lower == H && existing_upper == H) {
     run_existing_group<Bits, Mirror, E>(mem, grp, less);
   } else {
-    const unsigned step = 1u << grp.log2_step;
-    const auto lower = mem.at(grp.lower);
-    const auto upper = mem.at(grp.upper);
-    E x[G];
-#if HIPAMP_DEVICE_COMPILE
-#pragma unroll
-#endif
-    for (int j = 0; j < H; ++j) {
-      if (static_cast<unsigned>(j) < existing_lower) x[j] = mem.load(mem.next(lower, j * step));
-      if (static_cast<unsigned>(j) < existing_upper) x[H + j] = mem.load(mem.next(upper, j * step));
-    }
-    network<Bits, Mirror, true>(x, existing_lower, existing_upper, less);
-    const unsigned store_step = opaque(step);
-#if HIPAMP_DEVICE_COMPILE
-#pragma unroll
-#endif
-    for (int j = 0; j < H; ++j) {
-      if (static_cast<unsigned>(j) < existing_lower)
-        mem.store(mem.next(lower, j * store_step), x[j]);
-      if (static_cast<unsigned>(j) < existing_upper) {
-        mem.store(mem.next(upper, j * store_step), x[H + j]);
-      }
-    }
+    exchange_group<Bits, Mirror, true, E>(mem, grp, existing_lower, existing_upper, less);
   }
 }
 

@@ -95,7 +95,8 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
   // Every thread issues all its loads before it uses one (a loop that waited on each load
   // made a segment's last tile set every pass's time whenever the grid fits in one wave).
   // Most tiles lie wholly inside one segment: consecutive addresses, no existence checks.
-  const bool whole = !tiles.packed && lay.offset_of(start) + tile_size <= lay.length;
+  const unsigned reach = bitonic::tile_reach(tiles, lay, shape.log2_tile, start);
+  const bool whole = !tiles.packed && reach == tile_size;
   const auto copy_in = [&](auto whole_tile) {
     constexpr bool all_exist = decltype(whole_tile)::value;
     const auto base = mem.at(start);
@@ -159,7 +160,6 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
     // Only groups that reach an existing position: the last tile of 2^20 + 1 elements holds
     // one, and looping over all its groups made that one block outlast the whole tiles.
     const slots local{tile};
-    const unsigned reach = bitonic::tile_reach(tiles, lay, log2_tile, start);
     bitonic::for_each_tile_round(s_first, s_last, log2_tile, k, [&](const bitonic::round_spec& r) {
       const unsigned groups = bitonic::groups_below(reach, r);
       for (unsigned g = tid; g < groups; g += threads) {
