@@ -14,6 +14,9 @@ std::shared_ptr<device_impl> make_cpu_device();
 // A CPU-executed device with separate memory, added when HIPAMP_EMULATE_DISCRETE_DEVICE=1:
 // it makes every coherence path observable without a GPU.
 std::shared_ptr<device_impl> make_discrete_emulator_device();
+// The reference device (accelerator::direct3d_ref): the CPU device run serially with every
+// kernel index checked. Listed last; never the default.
+std::shared_ptr<device_impl> make_reference_device();
 // The GPUs of the configured backend, best first (an empty list in CPU builds).
 std::vector<std::shared_ptr<device_impl>> enumerate_gpu_devices();
 

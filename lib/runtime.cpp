@@ -36,6 +36,8 @@ std::vector<std::shared_ptr<device_impl>> build_devices() {
   if (emulate != nullptr && std::string(emulate) == "1") {
     devices.push_back(make_discrete_emulator_device());
   }
+  // Last, so that get_all()'s indices of the other devices stay what they were.
+  devices.push_back(make_reference_device());
   return devices;
 }
 
@@ -63,7 +65,10 @@ std::shared_ptr<device_impl> choose_default() {
     const std::string want(env);
     auto first_of = [&](bool gpu) -> std::shared_ptr<device_impl> {
       for (const auto& d : devices) {
-        if ((d->kind() == device_kind::gpu) == gpu && d->kind() != device_kind::discrete_emulator) return d;
+        if ((d->kind() == device_kind::gpu) == gpu && d->kind() != device_kind::discrete_emulator &&
+            !d->properties().is_reference) {
+          return d;
+        }
       }
       return nullptr;
     };
@@ -79,16 +84,22 @@ std::shared_ptr<device_impl> choose_default() {
       throw runtime_exception(
           "hipamp: HIPAMP_DEFAULT_ACCELERATOR=emulated needs HIPAMP_EMULATE_DISCRETE_DEVICE=1");
     }
+    if (want == "ref") return find_by_path(accelerator::direct3d_ref);  // asked for by name
     char* end = nullptr;
     const long n = std::strtol(want.c_str(), &end, 10);
     if (end != want.c_str() && *end == '\0' && n >= 0 && n < static_cast<long>(devices.size())) {
       return devices[static_cast<std::size_t>(n)];
     }
     throw runtime_exception("hipamp: HIPAMP_DEFAULT_ACCELERATOR='" + want +
-                            "' is not cpu, gpu, emulated or an index below " +
+                            "' is not cpu, gpu, emulated, ref or an index below " +
                             std::to_string(devices.size()));
   }
-  return devices.front();  // GPUs come first, best first; the CPU device otherwise
+  // GPUs come first, best first; the CPU device otherwise. Never the reference device: like
+  // C++ AMP's REF it is far slower and is used only when asked for by name.
+  for (const auto& d : devices) {
+    if (!d->properties().is_reference) return d;
+  }
+  throw runtime_exception("hipamp: no accelerator but the reference device");
 }
 
 std::shared_ptr<device_impl> default_device(bool mark_used) {
@@ -132,6 +143,12 @@ transfer_statistics read(const counters& c) {
 }
 
 }  // namespace
+
+std::shared_ptr<queue_impl> device_impl::create_checked_queue(queuing_mode) {
+  throw unsupported_feature("hipamp: accelerator '" + narrow(properties().device_path) +
+                            "' cannot check kernel indices; bounds checks run only on the CPU "
+                            "device and the reference device");
+}
 
 event_ptr ready_event() {
   static const event_ptr ready = std::make_shared<ready_event_impl>();
@@ -185,9 +202,10 @@ accelerator::accelerator(const std::wstring& device_path) {
   }
   if (!device_) {
     std::string known;
-    for (const auto& d : detail::all_devices()) known += " '" + detail::narrow(d->properties().device_path) + "'";
-    throw runtime_exception("hipamp: no accelerator has device path '" + detail::narrow(device_path) +
-                            "'; present:" + known);
+    for (const auto& d : detail::all_devices())
+      known += " '" + detail::narrow(d->properties().device_path) + "'";
+    throw runtime_exception("hipamp: no accelerator has device path '" +
+                            detail::narrow(device_path) + "'; present:" + known);
   }
 }
 
@@ -216,6 +234,9 @@ accelerator_view accelerator::get_default_view() const {
 accelerator_view accelerator::create_view(queuing_mode mode) const {
   return accelerator_view(device_->create_queue(mode));
 }
+accelerator_view accelerator::create_checked_view(queuing_mode mode) const {
+  return accelerator_view(device_->create_checked_queue(mode));
+}
 std::wstring accelerator::get_device_path() const { return device_->properties().device_path; }
 std::wstring accelerator::get_description() const { return device_->properties().description; }
 unsigned int accelerator::get_version() const noexcept { return device_->properties().version; }
@@ -235,7 +256,8 @@ bool accelerator::get_supports_cpu_shared_memory() const noexcept {
   return device_->properties().supports_cpu_shared_memory;
 }
 access_type accelerator::get_default_cpu_access_type() const noexcept {
-  return device_->properties().supports_cpu_shared_memory ? access_type_read_write : access_type_none;
+  return device_->properties().supports_cpu_shared_memory ? access_type_read_write
+                                                          : access_type_none;
 }
 bool accelerator::set_default_cpu_access_type(access_type type) {
   // Only the CPU device shares memory with the host; GPU arrays always stay device-resident.
@@ -252,7 +274,9 @@ accelerator accelerator_view::get_accelerator() const {
   }
   throw accelerator_view_removed("hipamp: the accelerator of this accelerator_view is gone");
 }
-bool accelerator_view::get_is_debug() const noexcept { return queue_->device().properties().is_debug; }
+bool accelerator_view::get_is_debug() const noexcept {
+  return queue_->device().properties().is_debug;
+}
 unsigned int accelerator_view::get_version() const noexcept {
   return queue_->device().properties().version;
 }

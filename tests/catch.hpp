@@ -11,3 +11,10 @@
 #include <catch2/catch.hpp>
 #define HIPAMP_CATCH_V3 0
 #endif
+
+// The substring matcher for REQUIRE_THROWS_WITH: v3 renamed Catch::Contains.
+#if HIPAMP_CATCH_V3
+#define HIPAMP_CONTAINS(text) Catch::Matchers::ContainsSubstring(text)
+#else
+#define HIPAMP_CONTAINS(text) Catch::Contains(text)
+#endif

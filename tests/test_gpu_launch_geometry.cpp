@@ -1,6 +1,7 @@
 // The GPU launch geometry, checked on the host in every build: fast_divmod against plain
 // division, and the cutting of domains into launches (every point exactly once, in boxes of
 // at most the allowed size, each index rebuilt by box_index as the kernels do).
+// hipamp-test: host-only (launches no kernel; the C++ compiler builds it in GPU builds)
 #include <cstdint>
 #include <vector>
 

@@ -1,5 +1,6 @@
 // index<N>, extent<N>, tiled_extent and tiled_index: the C++ AMP 1.2 operator set, checked
 // element-wise against plain int arithmetic on random values.
+// hipamp-test: host-only (launches no kernel; the C++ compiler builds it in GPU builds)
 #include <array>
 
 #include "support.hpp"
@@ -90,8 +91,8 @@ TEST_CASE("extent size, contains and arithmetic", "[extent]") {
     const extent<3> e(dims[0], dims[1], dims[2]);
     CHECK(e.size() == static_cast<unsigned>(dims[0] * dims[1] * dims[2]));
     const auto p = random_ints<3>(-5, 45);
-    const bool inside = p[0] >= 0 && p[0] < dims[0] && p[1] >= 0 && p[1] < dims[1] && p[2] >= 0 &&
-                        p[2] < dims[2];
+    const bool inside =
+        p[0] >= 0 && p[0] < dims[0] && p[1] >= 0 && p[1] < dims[1] && p[2] >= 0 && p[2] < dims[2];
     CHECK(e.contains(hx::index<3>(p.data())) == inside);
     const hx::index<3> shift(1, 2, 3);
     CHECK((e + shift) == extent<3>(dims[0] + 1, dims[1] + 2, dims[2] + 3));

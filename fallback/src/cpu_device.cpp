@@ -1,8 +1,10 @@
-// The CPU device (WARP's role in C++ AMP) and its test double with separate memory.
+// The CPU device (WARP's role in C++ AMP), its test double with separate memory, and the
+// reference device (REF's role: the CPU device run serially, every index checked).
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -18,7 +20,8 @@ namespace {
 // CPU work runs synchronously, so a CPU queue's events are complete when recorded.
 class cpu_queue final : public queue_impl {
  public:
-  cpu_queue(device_impl& device, queuing_mode mode) : device_(device), mode_(mode) {}
+  cpu_queue(device_impl& device, queuing_mode mode, bool checks_bounds)
+      : device_(device), mode_(mode), checks_bounds_(checks_bounds) {}
   device_impl& device() const noexcept override { return device_; }
   queuing_mode mode() const noexcept override { return mode_; }
   void copy_host_to_device(void* dst, const void* src, std::size_t bytes) override {
@@ -35,10 +38,12 @@ class cpu_queue final : public queue_impl {
   void flush() override {}
   void wait() override {}
   void* native_handle() const noexcept override { return nullptr; }
+  bool checks_bounds() const noexcept override { return checks_bounds_; }
 
  private:
   device_impl& device_;
   queuing_mode mode_;
+  bool checks_bounds_;
 };
 
 class cpu_device final : public device_impl, public std::enable_shared_from_this<cpu_device> {
@@ -49,7 +54,10 @@ class cpu_device final : public device_impl, public std::enable_shared_from_this
   void* allocate(std::size_t bytes) override { return allocate_host(bytes).release(); }
   void deallocate(void* ptr) noexcept override { aligned_free{}(ptr); }
   std::shared_ptr<queue_impl> create_queue(queuing_mode mode) override {
-    return std::make_shared<cpu_queue>(*this, mode);
+    return std::make_shared<cpu_queue>(*this, mode, props_.checks_bounds);
+  }
+  std::shared_ptr<queue_impl> create_checked_queue(queuing_mode mode) override {
+    return std::make_shared<cpu_queue>(*this, mode, true);
   }
   std::shared_ptr<queue_impl> default_queue() override {
     std::call_once(default_once_, [this] { default_ = create_queue(queuing_mode_automatic); });
@@ -66,8 +74,9 @@ class cpu_device final : public device_impl, public std::enable_shared_from_this
 device_properties cpu_properties() {
   device_properties p;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  p.description = L"hipamp CPU device (OpenMP + SIMD, " + std::to_wstring(fallback::thread_count()) +
-                  L" threads on " + std::to_wstring(cores) + L" cores)";
+  p.description = L"hipamp CPU device (OpenMP + SIMD, " +
+                  std::to_wstring(fallback::thread_count()) + L" threads on " +
+                  std::to_wstring(cores) + L" cores)";
   p.device_path = L"cpu";
   p.version = (HIPAMP_VERSION_MAJOR << 16) | HIPAMP_VERSION_MINOR;
   p.dedicated_memory_kb = 0;
@@ -76,6 +85,9 @@ device_properties cpu_properties() {
   p.is_emulated = true;
   p.supports_cpu_shared_memory = true;
   p.max_tile_size = 1024;
+  // Opt-in checks (HIPAMP_CHECK_BOUNDS=1): kernels on the CPU devices check every index.
+  const char* check = std::getenv("HIPAMP_CHECK_BOUNDS");
+  p.checks_bounds = check != nullptr && std::string(check) == "1";
   return p;
 }
 
@@ -91,6 +103,22 @@ std::shared_ptr<device_impl> make_discrete_emulator_device() {
   p.device_path = L"cpu-discrete";
   p.supports_cpu_shared_memory = false;
   return std::make_shared<cpu_device>(device_kind::discrete_emulator, std::move(p));
+}
+
+// Memory: the reference device aliases host memory, as the CPU device does (device_kind::cpu).
+// Its kernels run on the CPU over the very bytes the host sees, so a separate replica would
+// be a fiction: the coherence directory would copy bytes onto themselves and count transfers
+// that never happen. Separate-memory coherence paths are the emulated discrete device's job.
+std::shared_ptr<device_impl> make_reference_device() {
+  device_properties p = cpu_properties();
+  p.description = L"Reference device (hipamp CPU, serial, bounds-checked)";
+  p.device_path = L"direct3d\\ref";
+  p.is_emulated = true;
+  p.is_debug = true;  // C++ AMP's REF was the debugging device
+  p.serial_execution = true;
+  p.checks_bounds = true;
+  p.is_reference = true;
+  return std::make_shared<cpu_device>(device_kind::cpu, std::move(p));
 }
 
 }  // namespace hipamp::detail

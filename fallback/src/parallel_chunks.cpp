@@ -18,11 +18,15 @@ int thread_count() noexcept {
 }
 
 void parallel_chunks(std::size_t total, std::size_t min_chunk, chunk_function fn,
-                     const void* context) {
+                     const void* context, bool serial) {
   if (total == 0) return;
+  if (serial) {
+    fn(context, 0, total);
+    return;
+  }
   const std::size_t by_size = (total + min_chunk - 1) / min_chunk;
-  const std::size_t chunks =
-      std::max<std::size_t>(1, std::min<std::size_t>(by_size, static_cast<std::size_t>(thread_count())));
+  const std::size_t chunks = std::max<std::size_t>(
+      1, std::min<std::size_t>(by_size, static_cast<std::size_t>(thread_count())));
   if (chunks == 1) {
     fn(context, 0, total);
     return;

@@ -4,9 +4,11 @@
 // thread's own stack) and visits work-items 1..n-1 in order; each runs until it reaches a
 // barrier or returns, then switches straight to the next (no scheduler hop, so one switch
 // per work-item per barrier). The last switches back to item 0, which ends the round. In a
-// correct kernel every item of a round either waited or returned; anything else is a
-// barrier that not all work-items reached, reported as an exception after the suspended
-// work-items were unwound (so their destructors run and their stacks can be reused).
+// correct kernel every item of a round waited, at the same tile_barrier::wait (the first
+// waiter's file:line), or every item returned; anything else is a barrier that not all
+// work-items reached, reported as barrier_divergence after the suspended work-items were
+// unwound (so their destructors run and their stacks can be reused). The checks are a
+// counter and a compare per wait, next to a stack switch: nothing measurable.
 #include <hipamp/fallback/tile_scheduler.hpp>
 
 #include <sys/mman.h>
@@ -21,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include <hipamp/config.hpp>
 #include <hipamp/exceptions.hpp>
 
 #include "fiber_context.hpp"
@@ -137,20 +140,12 @@ class worker {
     current_ = 0;
     phase_ = phase::first_item;
     abandon_ = false;
-    direct_divergence_ = false;
     round_waits_ = 0;
     round_finished_ = 0;
+    barriers_passed_ = 0;
+    zero_finished_ = false;
   }
   void end_session() noexcept { phase_ = phase::idle; }
-
-  void finish_direct_items() {
-    if (direct_divergence_) {
-      direct_divergence_ = false;
-      throw runtime_exception(
-          divergence_message("a work-item other than 0 reached a tile_barrier that work-item 0 "
-                             "returned without reaching"));
-    }
-  }
 
   bool run_first_item(const tile_job& job) {
     start_tile(job);
@@ -170,40 +165,29 @@ class worker {
     return true;
   }
 
-  void wait() {
-    switch (phase_) {
-      case phase::fibers:
-        break;
-      case phase::first_item:
-        if (items_ == 1) return;  // a barrier of one
-        start_fibers();
-        break;
-      case phase::rest_direct:
-        // The caller runs these work-items in an `omp simd` loop, out of which an exception
-        // must not escape (GCC terminates); finish_direct_items() reports it instead.
-        direct_divergence_ = true;
-        return;
-      case phase::idle:
-        throw runtime_exception(
-            "hipamp: tile_barrier::wait called outside a tiled parallel_for_each on the CPU "
-            "device");
+  // The hot path: a phase test, the site compare, the switch, the round-end test. Everything
+  // that builds a message is out of line (cold), so this stays a small leaf-like frame.
+  void wait(const char* file, int line) {
+    if (HIPAMP_UNLIKELY(phase_ != phase::fibers)) {
+      if (!enter_fibers(file, line)) return;  // a barrier of one
     }
-    if (abandon_) throw tile_abandoned{};
+    if (abandon_) abandon();
     const int me = current_;
+    if (round_waits_ == 0) {  // the round's first waiter names its barrier
+      round_file_ = file;
+      round_line_ = line;
+      round_first_ = me;
+    } else if (HIPAMP_UNLIKELY(line != round_line_ ||
+                               (file != round_file_ && std::strcmp(file, round_file_) != 0))) {
+      other_barrier(me, file, line);
+    }
     ++round_waits_;
     switch_to(me + 1 == items_ ? 0 : me + 1, false);
-    if (abandon_) throw tile_abandoned{};
+    if (abandon_) abandon();
     if (me == 0) {  // a round ended: every work-item must have waited
-      if (round_finished_ != 0 || error_) {
-        if (!error_) {
-          error_ = std::make_exception_ptr(runtime_exception(divergence_message(
-              "work-item 0 waits at a tile_barrier that " + std::to_string(round_finished_) +
-              " other work-item(s) returned without reaching")));
-        }
-        abandon_ = true;
-        throw tile_abandoned{};
-      }
+      if (HIPAMP_UNLIKELY(round_finished_ != 0 || error_)) round_failed();
       round_waits_ = 0;
+      ++barriers_passed_;
     }
   }
 
@@ -213,6 +197,94 @@ class worker {
 
   void record_error(std::exception_ptr e) noexcept {
     if (!error_) error_ = std::move(e);
+  }
+
+  // Out of the fiber phase: work-item 0's first barrier starts the fibers (false for a tile
+  // of one, which needs no switch); anything else is an error.
+  HIPAMP_NOINLINE bool enter_fibers(const char* file, int line) {
+    switch (phase_) {
+      case phase::fibers:
+        return true;
+      case phase::first_item:
+        if (items_ == 1) return false;
+        start_fibers();
+        return true;
+      case phase::rest_direct:
+        // Work-item 0 returned without waiting; the caller runs the others in a plain loop
+        // (ivdep, not omp simd, so the exception may leave it). Throwing here, before the
+        // work-item runs on past the barrier, keeps it from using what was never written.
+        throw barrier_divergence(divergence_message(
+            "a work-item other than " + local_name(0) + " reached tile_barrier::wait at " +
+            site_name(file, line) + " (barrier #1 of the tile), which work-item " + local_name(0) +
+            " returned without reaching"));
+      case phase::idle:
+        break;
+    }
+    throw runtime_exception(
+        "hipamp: tile_barrier::wait called outside a tiled parallel_for_each on the CPU device");
+  }
+
+  [[noreturn]] HIPAMP_NOINLINE static void abandon() { throw tile_abandoned{}; }
+
+  // Work-item `me` waits at another tile_barrier::wait than the round's first waiter.
+  [[noreturn]] HIPAMP_NOINLINE void other_barrier(int me, const char* file, int line) {
+    record_error(std::make_exception_ptr(barrier_divergence(divergence_message(
+        "at barrier #" + std::to_string(barriers_passed_ + 1) + " work-item " +
+        local_name(round_first_) + " waits at " + site_name(round_file_, round_line_) +
+        " but work-item " + local_name(me) + " at " + site_name(file, line) +
+        "; every work-item of the tile must wait at the same tile_barrier::wait"))));
+    abandon_ = true;
+    throw tile_abandoned{};
+  }
+
+  // Work-item 0 ends a round in which some work-items returned (or one failed).
+  [[noreturn]] HIPAMP_NOINLINE void round_failed() {
+    if (!error_) {
+      error_ = std::make_exception_ptr(barrier_divergence(divergence_message(
+          "at barrier #" + std::to_string(barriers_passed_ + 1) + " (" +
+          site_name(round_file_, round_line_) + ") " + std::to_string(round_waits_) +
+          " work-item(s) wait (" + item_list(false) + ") but " + std::to_string(round_finished_) +
+          " returned without reaching it (" + item_list(true) + ")")));
+    }
+    abandon_ = true;
+    throw tile_abandoned{};
+  }
+
+  // Work-item `linear` as its local index in the tile, e.g. "[3, 1]".
+  std::string local_name(int linear) const {
+    int local[3] = {0, 0, 0};
+    for (int d = job_->rank - 1; d >= 0; --d) {
+      local[d] = linear % job_->tile_extent[d];
+      linear /= job_->tile_extent[d];
+    }
+    std::string s = "[";
+    for (int d = 0; d < job_->rank; ++d) {
+      if (d) s += ", ";
+      s += std::to_string(local[d]);
+    }
+    return s + "]";
+  }
+  static std::string site_name(const char* file, int line) {
+    return std::string(file != nullptr ? file : "?") + ":" + std::to_string(line);
+  }
+  // The first few work-items that have returned (or have not), by local index.
+  std::string item_list(bool finished) const {
+    constexpr int shown = 6;
+    std::string s;
+    int count = 0;
+    for (int k = 0; k < items_; ++k) {
+      if ((state_of(k) == item_state::finished) != finished) continue;
+      if (count < shown) s += (count ? ", " : "") + local_name(k);
+      ++count;
+    }
+    if (count > shown) s += ", ... " + std::to_string(count - shown) + " more";
+    return s;
+  }
+  // Work-item 0 runs on the thread's stack and has no state_ slot; it is running (waiting)
+  // whenever a round is checked, and finished once finish_fiber_tile runs.
+  item_state state_of(int k) const noexcept {
+    if (k == 0) return zero_finished_ ? item_state::finished : item_state::running;
+    return state_[k];
   }
 
   std::string divergence_message(const std::string& what) const {
@@ -266,15 +338,19 @@ class worker {
 
   // Called on the thread's stack once work-item 0 is done (returned, threw or unwound).
   void finish_fiber_tile() {
+    zero_finished_ = true;
     if (!error_ && !abandon_) {
       // Items 1..n-1 run the final phase; the last switches back here.
       round_waits_ = 0;
       round_finished_ = 1;
       switch_to(1, false);
       if (round_waits_ != 0 && !error_) {
-        error_ = std::make_exception_ptr(runtime_exception(
-            divergence_message("work-item 0 returned while " + std::to_string(round_waits_) +
-                               " other work-item(s) wait at a tile_barrier")));
+        error_ = std::make_exception_ptr(barrier_divergence(divergence_message(
+            "work-item " + local_name(0) + " returned after " + std::to_string(barriers_passed_) +
+            " barrier(s) while " + std::to_string(round_waits_) +
+            " work-item(s) wait at barrier #" + std::to_string(barriers_passed_ + 1) + " (" +
+            site_name(round_file_, round_line_) + ": " + item_list(false) +
+            "); returned: " + item_list(true))));
       }
     }
     if (error_) {
@@ -338,9 +414,13 @@ class worker {
   int current_ = 0;
   phase phase_ = phase::idle;
   bool abandon_ = false;
-  bool direct_divergence_ = false;
+  bool zero_finished_ = false;  // work-item 0 returned (the tile's final phase)
   int round_waits_ = 0;
   int round_finished_ = 0;
+  int barriers_passed_ = 0;           // rounds completed by the whole tile
+  const char* round_file_ = nullptr;  // where the round's first waiter waits
+  int round_line_ = 0;
+  int round_first_ = 0;
   std::exception_ptr error_;
 
   void* context_[max_items] = {};  // saved stack pointers; [0] is the thread's own stack
@@ -391,15 +471,14 @@ tile_session::~tile_session() {
 
 bool tile_session::run_first_item(const tile_job& job) { return t_active->run_first_item(job); }
 
-void tile_session::finish_direct_items() { t_active->finish_direct_items(); }
-
-void tile_barrier_wait() {
+void tile_barrier_wait(const char* file, int line) {
   worker* active = t_active;
   if (active == nullptr) {
-    throw runtime_exception(
-        "hipamp: tile_barrier::wait called outside a tiled parallel_for_each on the CPU device");
+    throw runtime_exception("hipamp: tile_barrier::wait (" + std::string(file ? file : "?") + ":" +
+                            std::to_string(line) +
+                            ") called outside a tiled parallel_for_each on the CPU device");
   }
-  active->wait();
+  active->wait(file, line);
 }
 
 }  // namespace hipamp::fallback

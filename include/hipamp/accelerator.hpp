@@ -37,6 +37,9 @@ class accelerator_view {
 
   // hipamp extensions
   bool runs_on_cpu() const noexcept { return queue_->device().runs_on_cpu(); }
+  // True when kernels launched here check every array_view/array index and throw
+  // index_out_of_range (the reference device; create_checked_view; HIPAMP_CHECK_BOUNDS=1).
+  bool get_checks_bounds() const noexcept { return queue_->checks_bounds(); }
   void* native_handle() const noexcept { return queue_->native_handle(); }
   detail::queue_impl& queue() const noexcept { return *queue_; }
   const std::shared_ptr<detail::queue_impl>& queue_ptr() const noexcept { return queue_; }
@@ -51,14 +54,16 @@ class accelerator_view {
 class accelerator {
  public:
   // Device paths with a fixed meaning, as in C++ AMP. The CPU device answers to "cpu" and,
-  // since it plays WARP's role, to direct3d_warp; there is no reference rasteriser.
+  // since it plays WARP's role, to direct3d_warp. direct3d_ref is the reference device: the
+  // CPU device run serially and deterministically, every kernel index bounds-checked; it is
+  // listed by get_all() but never chosen by default or by auto selection.
   static const wchar_t default_accelerator[];
   static const wchar_t cpu_accelerator[];
   static const wchar_t direct3d_warp[];
   static const wchar_t direct3d_ref[];
 
-  // The default accelerator: HIPAMP_DEFAULT_ACCELERATOR (cpu, gpu or an index into
-  // get_all()) if set, else the best GPU, else the CPU device.
+  // The default accelerator: HIPAMP_DEFAULT_ACCELERATOR (cpu, gpu, emulated, ref or an index
+  // into get_all()) if set, else the best GPU, else the CPU device (never the reference device).
   accelerator();
   // Throws runtime_exception naming the path if no such accelerator exists.
   explicit accelerator(const std::wstring& device_path);
@@ -70,6 +75,10 @@ class accelerator {
 
   accelerator_view get_default_view() const;
   accelerator_view create_view(queuing_mode mode = queuing_mode_automatic) const;
+  // hipamp extension: a view whose kernels check every array_view/array index and throw
+  // index_out_of_range naming the view, the index and the extent. CPU-executed accelerators
+  // only (others throw unsupported_feature); the reference device's views always check.
+  accelerator_view create_checked_view(queuing_mode mode = queuing_mode_automatic) const;
 
   std::wstring get_device_path() const;
   std::wstring get_description() const;

@@ -9,8 +9,9 @@
 //  - C++ AMP's norm/unorm constants (NORM_ZERO, UNORM_MAX, ...).
 //
 // What it cannot provide: `restrict(amp)` is not C++ (write HIPAMP_RESTRICT before a lambda's
-// parameter list or a function's declaration); DirectX interop (concurrency::direct3d) and
-// textures do not exist. With `using namespace concurrency;` at global scope, `index<1>` is
+// parameter list or a function's declaration); DirectX interop and texture sampling do not exist
+// (textures themselves do: <hipamp/texture.hpp>) (concurrency::direct3d holds the HLSL intrinsics
+// only, <hipamp/direct3d.hpp>). With `using namespace concurrency;` at global scope, `index<1>` is
 // ambiguous with the POSIX function index() from <strings.h>: write concurrency::index<1>.
 //
 // Why a namespace holding a using-directive rather than `namespace concurrency = hipamp;`:

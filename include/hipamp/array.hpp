@@ -11,6 +11,9 @@
 namespace hipamp {
 
 template <class T, int N>
+class array_ref;
+
+template <class T, int N>
 class array {
   static_assert(!std::is_const<T>::value, "hipamp: array elements cannot be const");
   template <class, int>
@@ -60,13 +63,43 @@ class array {
   array(const hipamp::extent<N>& ext, InputIt first, const accelerator_view& av) : array(ext, av) {
     fill_from(first, std::next(first, static_cast<std::ptrdiff_t>(detail::element_count(ext))));
   }
-  template <class InputIt, int M = N, typename = std::enable_if_t<M == 1>,
-            typename = typename std::iterator_traits<InputIt>::iterator_category>
-  array(int e0, InputIt first, InputIt last) : array(hipamp::extent<1>(e0), first, last) {}
-  template <class InputIt, int M = N, typename = std::enable_if_t<M == 2>,
-            typename = typename std::iterator_traits<InputIt>::iterator_category>
-  array(int e0, int e1, InputIt first, InputIt last)
-      : array(hipamp::extent<2>(e0, e1), first, last) {}
+  // The same with the extent spelled as integers (C++ AMP 1.2, 5.1.1).
+#define HIPAMP_ARRAY_ITERATOR_CTORS(R, PARAMS, ARGS)                                          \
+  template <class InputIt, int M = N, typename = std::enable_if_t<M == R>,                    \
+            typename = typename std::iterator_traits<InputIt>::iterator_category>             \
+  array(PARAMS, InputIt first, InputIt last) : array(hipamp::extent<R>(ARGS), first, last) {} \
+  template <class InputIt, int M = N, typename = std::enable_if_t<M == R>,                    \
+            typename = typename std::iterator_traits<InputIt>::iterator_category>             \
+  array(PARAMS, InputIt first, InputIt last, const accelerator_view& av)                      \
+      : array(hipamp::extent<R>(ARGS), first, last, av) {}                                    \
+  template <class InputIt, int M = N, typename = std::enable_if_t<M == R>,                    \
+            typename = typename std::iterator_traits<InputIt>::iterator_category>             \
+  array(PARAMS, InputIt first) : array(hipamp::extent<R>(ARGS), first) {}                     \
+  template <class InputIt, int M = N, typename = std::enable_if_t<M == R>,                    \
+            typename = typename std::iterator_traits<InputIt>::iterator_category>             \
+  array(PARAMS, InputIt first, const accelerator_view& av)                                    \
+      : array(hipamp::extent<R>(ARGS), first, av) {}
+#define HIPAMP_COMMA ,
+  HIPAMP_ARRAY_ITERATOR_CTORS(1, int e0, e0)
+  HIPAMP_ARRAY_ITERATOR_CTORS(2, int e0 HIPAMP_COMMA int e1, e0 HIPAMP_COMMA e1)
+  HIPAMP_ARRAY_ITERATOR_CTORS(3, int e0 HIPAMP_COMMA int e1 HIPAMP_COMMA int e2,
+                              e0 HIPAMP_COMMA e1 HIPAMP_COMMA e2)
+#undef HIPAMP_COMMA
+#undef HIPAMP_ARRAY_ITERATOR_CTORS
+
+  // The CPU access type of C++ AMP's shared-memory arrays: hipamp's coherence directory makes
+  // host access correct for every array, so the hint is accepted and ignored.
+  array(const hipamp::extent<N>& ext, const accelerator_view& av, access_type /*cpu_access*/)
+      : array(ext, av) {}
+  // Staging arrays filled from iterators; placed on `av`, as the other staging constructor.
+  template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
+  array(const hipamp::extent<N>& ext, InputIt first, InputIt last, const accelerator_view& av,
+        const accelerator_view& /*associated*/)
+      : array(ext, first, last, av) {}
+  template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
+  array(const hipamp::extent<N>& ext, InputIt first, const accelerator_view& av,
+        const accelerator_view& /*associated*/)
+      : array(ext, first, av) {}
 
   // A copy of a view's data, on `av`.
   explicit array(const array_view<const T, N>& source)
@@ -86,6 +119,10 @@ class array {
     other.view_.copy_to(view_);
   }
   array(array&& other) noexcept = default;
+  // Deep copy of the array an array_ref (kernel_handle) stands for; without it the handle's
+  // conversions to array& and to array_view would make `array b(a)` ambiguous.
+  template <class U, typename = std::enable_if_t<std::is_same<std::remove_const_t<U>, T>::value>>
+  array(const array_ref<U, N>& other) : array(other.get_array()) {}  // NOLINT: as a copy
   array& operator=(const array& other) {
     if (this != &other) {
       array copy(other);
@@ -94,6 +131,10 @@ class array {
     return *this;
   }
   array& operator=(array&& other) noexcept = default;
+  template <class U, typename = std::enable_if_t<std::is_same<std::remove_const_t<U>, T>::value>>
+  array& operator=(const array_ref<U, N>& other) {
+    return *this = other.get_array();
+  }
   array& operator=(const array_view<const T, N>& source) {
     array copy(source, av_);
     return *this = std::move(copy);
@@ -116,13 +157,34 @@ class array {
   T& operator()(int i0) {
     return view_.checked_element(index<1>(i0));
   }
+  template <int M = N, typename = std::enable_if_t<M == 1>>
+  const T& operator()(int i0) const {
+    return view_.checked_element(index<1>(i0));
+  }
   template <int M = N, typename = std::enable_if_t<M == 2>>
   T& operator()(int i0, int i1) {
+    return view_.checked_element(index<2>(i0, i1));
+  }
+  template <int M = N, typename = std::enable_if_t<M == 2>>
+  const T& operator()(int i0, int i1) const {
     return view_.checked_element(index<2>(i0, i1));
   }
   template <int M = N, typename = std::enable_if_t<M == 3>>
   T& operator()(int i0, int i1, int i2) {
     return view_.checked_element(index<3>(i0, i1, i2));
+  }
+  template <int M = N, typename = std::enable_if_t<M == 3>>
+  const T& operator()(int i0, int i1, int i2) const {
+    return view_.checked_element(index<3>(i0, i1, i2));
+  }
+  // Rank > 1: operator()(int) projects, as operator[](int) does (C++ AMP 1.2, 5.1.4).
+  template <int M = N>
+  std::enable_if_t<(M > 1), array_view<T, N - 1>> operator()(int i) {
+    return view_[i];
+  }
+  template <int M = N>
+  std::enable_if_t<(M > 1), array_view<const T, N - 1>> operator()(int i) const {
+    return const_view()[i];
   }
   template <int M = N>
   std::enable_if_t<M == 1, T&> operator[](int i) {
@@ -151,7 +213,37 @@ class array {
     return const_view().section(origin, ext);
   }
   array_view<T, N> section(const index<N>& origin) { return view_.section(origin); }
+  array_view<const T, N> section(const index<N>& origin) const {
+    return const_view().section(origin);
+  }
   array_view<T, N> section(const hipamp::extent<N>& ext) { return view_.section(ext); }
+  array_view<const T, N> section(const hipamp::extent<N>& ext) const {
+    return const_view().section(ext);
+  }
+  template <int M = N, typename = std::enable_if_t<M == 1>>
+  array_view<T, N> section(int i0, int e0) {
+    return view_.section(i0, e0);
+  }
+  template <int M = N, typename = std::enable_if_t<M == 1>>
+  array_view<const T, N> section(int i0, int e0) const {
+    return const_view().section(i0, e0);
+  }
+  template <int M = N, typename = std::enable_if_t<M == 2>>
+  array_view<T, N> section(int i0, int i1, int e0, int e1) {
+    return view_.section(i0, i1, e0, e1);
+  }
+  template <int M = N, typename = std::enable_if_t<M == 2>>
+  array_view<const T, N> section(int i0, int i1, int e0, int e1) const {
+    return const_view().section(i0, i1, e0, e1);
+  }
+  template <int M = N, typename = std::enable_if_t<M == 3>>
+  array_view<T, N> section(int i0, int i1, int i2, int e0, int e1, int e2) {
+    return view_.section(i0, i1, i2, e0, e1, e2);
+  }
+  template <int M = N, typename = std::enable_if_t<M == 3>>
+  array_view<const T, N> section(int i0, int i1, int i2, int e0, int e1, int e2) const {
+    return const_view().section(i0, i1, i2, e0, e1, e2);
+  }
   template <int K>
   array_view<T, K> view_as(const hipamp::extent<K>& ext) {
     return view_.template view_as<K>(ext);
@@ -164,6 +256,12 @@ class array {
   array_view<U, 1> reinterpret_as() {
     return view_.template view_as<1>(hipamp::extent<1>(static_cast<int>(extent.size())))
         .template reinterpret_as<U>();
+  }
+  template <class U>
+  array_view<const U, 1> reinterpret_as() const {
+    return const_view()
+        .template view_as<1>(hipamp::extent<1>(static_cast<int>(extent.size())))
+        .template reinterpret_as<const U>();
   }
 
   void copy_to(array& dest) const { const_view().copy_to(dest.view_); }

@@ -13,6 +13,7 @@
 #include <hipamp/accelerator.hpp>
 #include <hipamp/completion_future.hpp>
 #include <hipamp/config.hpp>
+#include <hipamp/detail/bounds_check.hpp>
 #include <hipamp/detail/data_source.hpp>
 #include <hipamp/detail/launch_scope.hpp>
 #include <hipamp/exceptions.hpp>
@@ -249,18 +250,26 @@ class array_view {
   }
 
   // Host pointer to the first element; the view must be dense (not a strided section).
-  T* data() const {
+  // (C++ AMP: restrict(cpu, amp). In kernels the checks are the host pass's alone.)
+  HIPAMP_HOST_DEVICE T* data() const {
+#if !HIPAMP_DEVICE_COMPILE
     if (!is_contiguous()) {
       throw runtime_exception("hipamp: data() needs a contiguous view; this section of extent " +
                               detail::to_string(extent) + " is strided");
     }
     host_check();
+#endif
     return data_;
   }
 
   // ---- sub-views --------------------------------------------------------------------------
 
-  array_view section(const index<N>& origin, const hipamp::extent<N>& ext) const {
+  // Sub-views are restrict(cpu, amp) in C++ AMP: kernels make them too (the Microsoft samples'
+  // transposes call view_as inside the kernel). Device code cannot throw, so the checks are
+  // the host pass's alone; a kernel's out-of-range sub-view is caught on the CPU devices.
+  HIPAMP_HOST_DEVICE array_view section(const index<N>& origin,
+                                        const hipamp::extent<N>& ext) const {
+#if !HIPAMP_DEVICE_COMPILE
     for (int d = 0; d < N; ++d) {
       if (origin[d] < 0 || ext[d] <= 0 || origin[d] + ext[d] > extent[d]) {
         throw runtime_exception("hipamp: section at " + detail::to_string(origin) + " of extent " +
@@ -268,6 +277,7 @@ class array_view {
                                 detail::to_string(extent));
       }
     }
+#endif
     array_view out(*this, no_capture{});
     out.extent = ext;
     std::ptrdiff_t shift = 0;
@@ -276,24 +286,29 @@ class array_view {
     if (out.data_ != nullptr) out.data_ += shift;
     return out;
   }
-  array_view section(const index<N>& origin) const { return section(origin, extent - origin); }
-  array_view section(const hipamp::extent<N>& ext) const { return section(index<N>(), ext); }
+  HIPAMP_HOST_DEVICE array_view section(const index<N>& origin) const {
+    return section(origin, extent - origin);
+  }
+  HIPAMP_HOST_DEVICE array_view section(const hipamp::extent<N>& ext) const {
+    return section(index<N>(), ext);
+  }
   template <int M = N, typename = std::enable_if_t<M == 1>>
-  array_view section(int i0, int e0) const {
+  HIPAMP_HOST_DEVICE array_view section(int i0, int e0) const {
     return section(index<1>(i0), hipamp::extent<1>(e0));
   }
   template <int M = N, typename = std::enable_if_t<M == 2>>
-  array_view section(int i0, int i1, int e0, int e1) const {
+  HIPAMP_HOST_DEVICE array_view section(int i0, int i1, int e0, int e1) const {
     return section(index<2>(i0, i1), hipamp::extent<2>(e0, e1));
   }
   template <int M = N, typename = std::enable_if_t<M == 3>>
-  array_view section(int i0, int i1, int i2, int e0, int e1, int e2) const {
+  HIPAMP_HOST_DEVICE array_view section(int i0, int i1, int i2, int e0, int e1, int e2) const {
     return section(index<3>(i0, i1, i2), hipamp::extent<3>(e0, e1, e2));
   }
 
   // The same elements under another shape of equal size; the view must be contiguous.
   template <int K>
-  array_view<T, K> view_as(const hipamp::extent<K>& ext) const {
+  HIPAMP_HOST_DEVICE array_view<T, K> view_as(const hipamp::extent<K>& ext) const {
+#if !HIPAMP_DEVICE_COMPILE
     if (!is_contiguous()) {
       throw runtime_exception("hipamp: view_as needs a contiguous view; this one of extent " +
                               detail::to_string(extent) + " is strided");
@@ -305,6 +320,7 @@ class array_view {
                               std::to_string(detail::element_count(extent)));
     }
     detail::check_positive_extent(ext, "view_as");
+#endif
     array_view<T, K> out;
     out.extent = ext;
     out.data_ = data_;
@@ -318,17 +334,19 @@ class array_view {
 
   // The bytes of a rank-1 view as elements of another type.
   template <class U, int M = N, typename = std::enable_if_t<M == 1>>
-  array_view<U, 1> reinterpret_as() const {
+  HIPAMP_HOST_DEVICE array_view<U, 1> reinterpret_as() const {
     static_assert(std::is_const<U>::value || !read_only,
                   "hipamp: reinterpret_as cannot drop const");
     const std::size_t bytes = detail::element_count(extent) * sizeof(T);
     const std::size_t offset_bytes = offset_ * sizeof(T);
+#if !HIPAMP_DEVICE_COMPILE
     if (bytes % sizeof(U) != 0 || offset_bytes % sizeof(U) != 0) {
       throw runtime_exception("hipamp: reinterpret_as: " + std::to_string(bytes) +
                               " bytes at byte offset " + std::to_string(offset_bytes) +
                               " are not a whole number of " + std::to_string(sizeof(U)) +
                               "-byte elements");
     }
+#endif
     array_view<U, 1> out;
     out.extent = hipamp::extent<1>(static_cast<int>(bytes / sizeof(U)));
     out.data_ = reinterpret_cast<U*>(data_);
@@ -426,7 +444,7 @@ class array_view {
     return source.data();
   }
 
-  void init_strides() noexcept {
+  HIPAMP_HOST_DEVICE void init_strides() noexcept {
     std::ptrdiff_t s = 1;
     for (int d = N - 1; d >= 0; --d) {
       stride_[d] = s;
@@ -467,7 +485,34 @@ class array_view {
   // check even in kernel mode.
   T& checked_element(const index<N>& idx) const {
     if (!bound_) host_check_unbound();
+    check_bounds(idx, "array");
     return data_[linear(idx)];
+  }
+  // Kernel bounds checks (detail/bounds_check.hpp). Host pass only: device code keeps no
+  // check and can throw nothing. In a CPU kernel without checks the executor has just stored
+  // false into checking_bounds, so this folds away (launch_scope.hpp); outside kernels it is
+  // false too, one predictable branch.
+  HIPAMP_HOST_DEVICE void check_bounds(const index<N>& idx, const char* container) const {
+#if !HIPAMP_DEVICE_COMPILE
+    if (HIPAMP_UNLIKELY(detail::checking_bounds)) {
+      bool inside = true;
+      for (int d = 0; d < N; ++d) {
+        inside &= static_cast<unsigned>(idx[d]) < static_cast<unsigned>(extent[d]);
+      }
+      if (HIPAMP_UNLIKELY(!inside)) {
+        int at[N];
+        int shape[N];
+        for (int d = 0; d < N; ++d) {
+          at[d] = idx[d];
+          shape[d] = extent[d];
+        }
+        detail::throw_index_out_of_range(typeid(nonconst_type), read_only, container, N, at, shape);
+      }
+    }
+#else
+    (void)idx;
+    (void)container;
+#endif
   }
   HIPAMP_NOINLINE void host_check_unbound() const {
     if (src_->host_epoch() == seen_epoch_) return;
@@ -492,10 +537,18 @@ class array_view {
   }
   HIPAMP_HOST_DEVICE T& element(const index<N>& idx) const {
     host_check();
+    check_bounds(idx, "array_view");
     return data_[linear(idx)];
   }
 
   HIPAMP_HOST_DEVICE array_view<T, N - 1> project(int i) const {
+#if !HIPAMP_DEVICE_COMPILE
+    if (HIPAMP_UNLIKELY(detail::checking_bounds)) {
+      index<N> first;  // the projection's first element: only dimension 0 can be out
+      first[0] = i;
+      check_bounds(first, "array_view");
+    }
+#endif
     array_view<T, N - 1> out;
     for (int d = 1; d < N; ++d) {
       out.extent[d - 1] = extent[d];

@@ -13,6 +13,24 @@
 #define HIPAMP_GPU_TRANSLATION_UNIT 0
 #endif
 
+// Code whose body depends on the kind of translation unit (only a GPU unit can launch GPU
+// kernels) lives in an inline namespace named after that kind: a program links host-compiled
+// and GPU-compiled units together (README, "Kernels on the GPU from your project"), and
+// distinct names keep the linker from merging a host unit's copy of an inline function or
+// template instantiation into a GPU unit (or the reverse), which would send a GPU unit's
+// kernels to the CPU device or make a host unit's launch throw.
+#if HIPAMP_GPU_TRANSLATION_UNIT
+#define HIPAMP_ALGORITHMS_ABI gpu_translation_unit
+#else
+#define HIPAMP_ALGORITHMS_ABI host_translation_unit
+#endif
+
+// The fix named by every error a host-compiled unit raises when asked to run on a GPU.
+#define HIPAMP_HOST_UNIT_FIX                        \
+  "compile it as " HIPAMP_BACKEND_NAME              \
+  ": in CMake, hipamp_as_kernel_sources(<target>) " \
+  "(README, 'Kernels on the GPU from your project')"
+
 // clang defines __host__ and __device__ for HIP in a header it includes by itself only when it
 // finds ROCm in its standard layout (not Debian's); the HIP runtime header defines them too.
 #if defined(__HIPCC__) && !defined(__host__)

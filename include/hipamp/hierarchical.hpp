@@ -131,15 +131,14 @@ struct hierarchical_cpu_launch {
   static constexpr int rank = shape::rank;
   extent<rank> tiles;
   const TileKernel* kernel;
+  bool check_bounds;
 
-  static void run_tiles(const void* context, std::size_t begin, std::size_t end) {
-    const auto& self = *static_cast<const hierarchical_cpu_launch*>(context);
-    // A per-thread bound copy in kernel mode, as in the simple executor (simple_executor.hpp).
-    const TileKernel body = [&] {
-      const bound_copy_guard guard;
-      return *self.kernel;
-    }();
-    const cpu_kernel_mode kernel_mode;
+  // Inlined twice: with Checked == false the bounds flag is a known false in the loop.
+  template <bool Checked>
+  HIPAMP_ALWAYS_INLINE static void run_range(const hierarchical_cpu_launch& self,
+                                             const TileKernel& body, std::size_t begin,
+                                             std::size_t end) {
+    const cpu_kernel_mode kernel_mode(Checked);
     for (std::size_t t = begin; t < end; ++t) {
       index<rank> tile;
       index<rank> origin;
@@ -152,9 +151,25 @@ struct hierarchical_cpu_launch {
       body(tile_context<D0, D1, D2>(tile, origin, index<rank>()));
     }
   }
+
+  static void run_tiles(const void* context, std::size_t begin, std::size_t end) {
+    const auto& self = *static_cast<const hierarchical_cpu_launch*>(context);
+    // A per-thread bound copy in kernel mode, as in the simple executor (simple_executor.hpp).
+    const TileKernel body = [&] {
+      const bound_copy_guard guard;
+      return *self.kernel;
+    }();
+    if (self.check_bounds) {
+      run_range<true>(self, body, begin, end);
+    } else {
+      run_range<false>(self, body, begin, end);
+    }
+  }
 };
 
 }  // namespace detail
+
+inline namespace HIPAMP_ALGORITHMS_ABI {
 
 template <int D0, int D1, int D2, class TileKernel>
 void parallel_for_each_tile(const accelerator_view& av, const tiled_extent<D0, D1, D2>& domain,
@@ -171,9 +186,11 @@ void parallel_for_each_tile(const accelerator_view& av, const tiled_extent<D0, D
   detail::launch_scope scope(av.queue());
   const TileKernel bound = kernel;  // every captured array_view reports itself here
   scope.close();
-  launch job{{}, &bound};
+  const fallback::cpu_launch_options options = fallback::cpu_options_of(av.queue());
+  launch job{{}, &bound, options.check_bounds};
   for (int d = 0; d < launch::rank; ++d) job.tiles[d] = domain[d] / launch::shape::dims[d];
-  fallback::parallel_chunks(detail::element_count(job.tiles), 1, &launch::run_tiles, &job);
+  fallback::parallel_chunks(detail::element_count(job.tiles), 1, &launch::run_tiles, &job,
+                            options.serial);
   scope.complete(detail::ready_event());
 }
 
@@ -182,4 +199,5 @@ void parallel_for_each_tile(const tiled_extent<D0, D1, D2>& domain, const TileKe
   parallel_for_each_tile(detail::auto_selection_view(), domain, kernel);
 }
 
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace hipamp

@@ -11,12 +11,15 @@
 #include <hipamp/accelerator.hpp>
 #include <hipamp/array_view.hpp>
 #include <hipamp/array.hpp>
+#include <hipamp/array_ref.hpp>
+#include <hipamp/texture.hpp>
 #include <hipamp/copy.hpp>
 #include <hipamp/parallel_for_each.hpp>
 #include <hipamp/tiled_parallel_for_each.hpp>
 #include <hipamp/hierarchical.hpp>
 #include <hipamp/atomics.hpp>
 #include <hipamp/math.hpp>
+#include <hipamp/direct3d.hpp>
 #include <hipamp/matmul.hpp>
 #include <hipamp/functional.hpp>
 #include <hipamp/reduce.hpp>

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include <hipamp/config.hpp>
 
@@ -260,7 +261,9 @@ inline double lgamma_reentrant(double x) {
 }  // namespace detail::math
 
 // ==== precise_math =========================================================================
-namespace precise_math {
+// The functions live in detail::precise_impl as plain overloads; precise_math exposes them as
+// forwarding templates (see "Overloading by restriction" below).
+namespace detail::precise_impl {
 
 // name##f(float), name(float) and name(double), with the device call and the host call.
 #define HIPAMP_PRECISE_1(name, device_f, device_d, host_f, host_d)              \
@@ -471,10 +474,111 @@ HIPAMP_HOST_DEVICE inline int signbitf(float x) noexcept { return detail::math::
 #undef HIPAMP_PRECISE_STD_1
 #undef HIPAMP_PRECISE_1
 
+}  // namespace detail::precise_impl
+
+// ---- Overloading by restriction -------------------------------------------------------------
+// In C++ AMP, precise_math and fast_math are restrict(amp): with `using namespace
+// concurrency::precise_math;` a host call `sqrt(2.0)` still means ::sqrt, because the amp-only
+// overloads are not viable there. hipamp's functions run on the host too, so plain overloads
+// would make such calls ambiguous. Each public name is therefore a template forwarding to the
+// overloads in detail::*_impl: the standard library's non-template overloads win every call
+// they match exactly (same result as before), qualified calls (precise_math::sqrt(x)) resolve
+// among the hipamp overloads exactly as plain overloads would (implicit conversions included,
+// via decltype in the template's signature), and a call matched only by hipamp's template is
+// hipamp's (sqrt(2.0f) with no std::sqrt(float) in scope: float precision, as std's). With
+// both namespaces in scope precise_math is the more specialised template (a leading parameter
+// before the pack) and wins where C++ AMP would have reported an ambiguity.
+#define HIPAMP_MATH_FORWARD_PRECISE(name)                                                   \
+  template <class A0, class... A,                                                           \
+            class R = decltype(::hipamp::detail::precise_impl::name(std::declval<A0>(),     \
+                                                                    std::declval<A>()...))> \
+  HIPAMP_HOST_DEVICE inline R name(A0 a0, A... a) noexcept {                                \
+    return ::hipamp::detail::precise_impl::name(a0, a...);                                  \
+  }
+#define HIPAMP_MATH_FORWARD_FAST(name)                                                   \
+  template <class... A,                                                                  \
+            class R = decltype(::hipamp::detail::fast_impl::name(std::declval<A>()...))> \
+  HIPAMP_HOST_DEVICE inline R name(A... a) noexcept {                                    \
+    return ::hipamp::detail::fast_impl::name(a...);                                      \
+  }
+#define HIPAMP_MATH_FORWARD_PRECISE_FD(name) \
+  HIPAMP_MATH_FORWARD_PRECISE(name)          \
+  HIPAMP_MATH_FORWARD_PRECISE(name##f)
+#define HIPAMP_MATH_FORWARD_FAST_FD(name) \
+  HIPAMP_MATH_FORWARD_FAST(name)          \
+  HIPAMP_MATH_FORWARD_FAST(name##f)
+
+namespace precise_math {
+HIPAMP_MATH_FORWARD_PRECISE_FD(acos)
+HIPAMP_MATH_FORWARD_PRECISE_FD(acosh)
+HIPAMP_MATH_FORWARD_PRECISE_FD(asin)
+HIPAMP_MATH_FORWARD_PRECISE_FD(asinh)
+HIPAMP_MATH_FORWARD_PRECISE_FD(atan)
+HIPAMP_MATH_FORWARD_PRECISE_FD(atanh)
+HIPAMP_MATH_FORWARD_PRECISE_FD(cbrt)
+HIPAMP_MATH_FORWARD_PRECISE_FD(ceil)
+HIPAMP_MATH_FORWARD_PRECISE_FD(cos)
+HIPAMP_MATH_FORWARD_PRECISE_FD(cosh)
+HIPAMP_MATH_FORWARD_PRECISE_FD(erf)
+HIPAMP_MATH_FORWARD_PRECISE_FD(erfc)
+HIPAMP_MATH_FORWARD_PRECISE_FD(exp)
+HIPAMP_MATH_FORWARD_PRECISE_FD(exp2)
+HIPAMP_MATH_FORWARD_PRECISE_FD(expm1)
+HIPAMP_MATH_FORWARD_PRECISE_FD(fabs)
+HIPAMP_MATH_FORWARD_PRECISE_FD(floor)
+HIPAMP_MATH_FORWARD_PRECISE_FD(log)
+HIPAMP_MATH_FORWARD_PRECISE_FD(log10)
+HIPAMP_MATH_FORWARD_PRECISE_FD(log1p)
+HIPAMP_MATH_FORWARD_PRECISE_FD(log2)
+HIPAMP_MATH_FORWARD_PRECISE_FD(logb)
+HIPAMP_MATH_FORWARD_PRECISE_FD(nearbyint)
+HIPAMP_MATH_FORWARD_PRECISE_FD(round)
+HIPAMP_MATH_FORWARD_PRECISE_FD(sin)
+HIPAMP_MATH_FORWARD_PRECISE_FD(sinh)
+HIPAMP_MATH_FORWARD_PRECISE_FD(sqrt)
+HIPAMP_MATH_FORWARD_PRECISE_FD(tan)
+HIPAMP_MATH_FORWARD_PRECISE_FD(tanh)
+HIPAMP_MATH_FORWARD_PRECISE_FD(tgamma)
+HIPAMP_MATH_FORWARD_PRECISE_FD(trunc)
+HIPAMP_MATH_FORWARD_PRECISE_FD(lgamma)
+HIPAMP_MATH_FORWARD_PRECISE_FD(cospi)
+HIPAMP_MATH_FORWARD_PRECISE_FD(sinpi)
+HIPAMP_MATH_FORWARD_PRECISE_FD(erfinv)
+HIPAMP_MATH_FORWARD_PRECISE_FD(erfcinv)
+HIPAMP_MATH_FORWARD_PRECISE_FD(exp10)
+HIPAMP_MATH_FORWARD_PRECISE_FD(rcbrt)
+HIPAMP_MATH_FORWARD_PRECISE_FD(rsqrt)
+HIPAMP_MATH_FORWARD_PRECISE_FD(phi)
+HIPAMP_MATH_FORWARD_PRECISE_FD(atan2)
+HIPAMP_MATH_FORWARD_PRECISE_FD(copysign)
+HIPAMP_MATH_FORWARD_PRECISE_FD(fdim)
+HIPAMP_MATH_FORWARD_PRECISE_FD(fmax)
+HIPAMP_MATH_FORWARD_PRECISE_FD(fmin)
+HIPAMP_MATH_FORWARD_PRECISE_FD(fmod)
+HIPAMP_MATH_FORWARD_PRECISE_FD(hypot)
+HIPAMP_MATH_FORWARD_PRECISE_FD(nextafter)
+HIPAMP_MATH_FORWARD_PRECISE_FD(pow)
+HIPAMP_MATH_FORWARD_PRECISE_FD(remainder)
+HIPAMP_MATH_FORWARD_PRECISE_FD(tanpi)
+HIPAMP_MATH_FORWARD_PRECISE_FD(fma)
+HIPAMP_MATH_FORWARD_PRECISE_FD(frexp)
+HIPAMP_MATH_FORWARD_PRECISE_FD(ldexp)
+HIPAMP_MATH_FORWARD_PRECISE_FD(scalbn)
+HIPAMP_MATH_FORWARD_PRECISE_FD(scalb)
+HIPAMP_MATH_FORWARD_PRECISE_FD(modf)
+HIPAMP_MATH_FORWARD_PRECISE_FD(ilogb)
+HIPAMP_MATH_FORWARD_PRECISE_FD(remquo)
+HIPAMP_MATH_FORWARD_PRECISE_FD(sincos)
+HIPAMP_MATH_FORWARD_PRECISE_FD(nan)
+HIPAMP_MATH_FORWARD_PRECISE_FD(signbit)
+HIPAMP_MATH_FORWARD_PRECISE(isfinite)
+HIPAMP_MATH_FORWARD_PRECISE(isinf)
+HIPAMP_MATH_FORWARD_PRECISE(isnan)
+HIPAMP_MATH_FORWARD_PRECISE(isnormal)
 }  // namespace precise_math
 
 // ==== fast_math (float only) ===============================================================
-namespace fast_math {
+namespace detail::fast_impl {
 
 // name##f(float) and name(float): the device's fast intrinsic where it has one, else the
 // precise float function.
@@ -555,7 +659,49 @@ HIPAMP_HOST_DEVICE inline int signbitf(float x) noexcept { return precise_math::
 #undef HIPAMP_FAST_SAME_1
 #undef HIPAMP_FAST_1
 
+}  // namespace detail::fast_impl
+
+namespace fast_math {
+HIPAMP_MATH_FORWARD_FAST_FD(acos)
+HIPAMP_MATH_FORWARD_FAST_FD(asin)
+HIPAMP_MATH_FORWARD_FAST_FD(atan)
+HIPAMP_MATH_FORWARD_FAST_FD(ceil)
+HIPAMP_MATH_FORWARD_FAST_FD(cos)
+HIPAMP_MATH_FORWARD_FAST_FD(cosh)
+HIPAMP_MATH_FORWARD_FAST_FD(exp)
+HIPAMP_MATH_FORWARD_FAST_FD(exp2)
+HIPAMP_MATH_FORWARD_FAST_FD(fabs)
+HIPAMP_MATH_FORWARD_FAST_FD(floor)
+HIPAMP_MATH_FORWARD_FAST_FD(log)
+HIPAMP_MATH_FORWARD_FAST_FD(log10)
+HIPAMP_MATH_FORWARD_FAST_FD(log2)
+HIPAMP_MATH_FORWARD_FAST_FD(round)
+HIPAMP_MATH_FORWARD_FAST_FD(rsqrt)
+HIPAMP_MATH_FORWARD_FAST_FD(sin)
+HIPAMP_MATH_FORWARD_FAST_FD(sinh)
+HIPAMP_MATH_FORWARD_FAST_FD(sqrt)
+HIPAMP_MATH_FORWARD_FAST_FD(tan)
+HIPAMP_MATH_FORWARD_FAST_FD(tanh)
+HIPAMP_MATH_FORWARD_FAST_FD(trunc)
+HIPAMP_MATH_FORWARD_FAST_FD(atan2)
+HIPAMP_MATH_FORWARD_FAST_FD(fmax)
+HIPAMP_MATH_FORWARD_FAST_FD(fmin)
+HIPAMP_MATH_FORWARD_FAST_FD(fmod)
+HIPAMP_MATH_FORWARD_FAST_FD(pow)
+HIPAMP_MATH_FORWARD_FAST_FD(frexp)
+HIPAMP_MATH_FORWARD_FAST_FD(ldexp)
+HIPAMP_MATH_FORWARD_FAST_FD(modf)
+HIPAMP_MATH_FORWARD_FAST_FD(sincos)
+HIPAMP_MATH_FORWARD_FAST_FD(signbit)
+HIPAMP_MATH_FORWARD_FAST(isfinite)
+HIPAMP_MATH_FORWARD_FAST(isinf)
+HIPAMP_MATH_FORWARD_FAST(isnan)
 }  // namespace fast_math
+
+#undef HIPAMP_MATH_FORWARD_FAST_FD
+#undef HIPAMP_MATH_FORWARD_PRECISE_FD
+#undef HIPAMP_MATH_FORWARD_FAST
+#undef HIPAMP_MATH_FORWARD_PRECISE
 }  // namespace hipamp
 
 #undef HIPAMP_MATH_PICK

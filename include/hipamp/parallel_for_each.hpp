@@ -17,8 +17,10 @@
 #include <hipamp/backend/gpu/launch.hpp>
 #endif
 
+// NOLINTNEXTLINE(modernize-concat-nested-namespaces): C++17 cannot concatenate an inline one
 namespace hipamp {
 namespace detail {
+inline namespace HIPAMP_ALGORITHMS_ABI {
 
 template <int N>
 void check_compute_domain(const extent<N>& domain) {
@@ -45,10 +47,24 @@ inline accelerator_view auto_selection_view() {
 #endif
 }
 
+// A host-compiled unit cannot launch on a GPU. Checked before the launch scope opens, so the
+// refusal moves no data and leaves every view's copies as they were.
+inline void check_launchable_here(const accelerator_view& av) {
+#if !HIPAMP_GPU_TRANSLATION_UNIT
+  if (!av.runs_on_cpu()) {
+    throw unsupported_feature(
+        "hipamp: this translation unit was compiled by a host compiler, so it cannot launch on "
+        "the GPU accelerator; " HIPAMP_HOST_UNIT_FIX);
+  }
+#else
+  (void)av;
+#endif
+}
+
 template <int N, class Kernel>
 event_ptr launch_simple(const accelerator_view& av, const extent<N>& domain, const Kernel& kernel) {
   if (av.runs_on_cpu()) {
-    fallback::run_simple(domain, kernel);
+    fallback::run_simple(domain, kernel, fallback::cpu_options_of(av.queue()));
     return ready_event();
   }
 #if HIPAMP_GPU_TRANSLATION_UNIT
@@ -56,11 +72,14 @@ event_ptr launch_simple(const accelerator_view& av, const extent<N>& domain, con
 #else
   throw unsupported_feature(
       "hipamp: this translation unit was compiled by a host compiler, so it cannot launch on the "
-      "GPU accelerator; compile it as " HIPAMP_BACKEND_NAME " (see README, 'Using hipamp')");
+      "GPU accelerator; " HIPAMP_HOST_UNIT_FIX);
 #endif
 }
 
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace detail
+
+inline namespace HIPAMP_ALGORITHMS_ABI {
 
 template <int N, class Kernel>
 void parallel_for_each(const accelerator_view& av, const extent<N>& domain, const Kernel& kernel) {
@@ -68,6 +87,7 @@ void parallel_for_each(const accelerator_view& av, const extent<N>& domain, cons
       std::is_invocable<const Kernel&, index<N>>::value,
       "hipamp: the kernel must be callable with hipamp::index<N> for an extent<N> domain");
   detail::check_compute_domain(domain);
+  detail::check_launchable_here(av);
   detail::launch_scope scope(av.queue());
   // The copy is the point: every captured array_view binds itself to av here.
   // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
@@ -81,4 +101,5 @@ void parallel_for_each(const extent<N>& domain, const Kernel& kernel) {
   parallel_for_each(detail::auto_selection_view(), domain, kernel);
 }
 
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace hipamp

@@ -13,6 +13,7 @@
 #include <hipamp/sort_order.hpp>
 
 namespace hipamp {
+inline namespace HIPAMP_ALGORITHMS_ABI {
 
 // Sorted keys of `source`: an array of key_index_t<T> on the source's accelerator_view.
 template <class T>
@@ -61,4 +62,5 @@ std::shared_ptr<array<T, 1>> parallel_sort(const array<T, 1>& source, bool rever
   return result;
 }
 
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace hipamp

@@ -31,9 +31,11 @@
 #include <hipamp/parallel_for_each.hpp>
 #include <hipamp/sort_order.hpp>
 
+// NOLINTNEXTLINE(modernize-concat-nested-namespaces): C++17 cannot concatenate an inline one
 namespace hipamp {
 
 namespace detail {
+inline namespace HIPAMP_ALGORITHMS_ABI {
 
 // The key_index path: keys built from the source, sorted, and the source gathered in key
 // order into `out` (from the back when `reverse`).
@@ -100,7 +102,10 @@ void sort_by_key_index(const accelerator_view& av, const array_view<T, 1>& data)
   copy_on<T>(av, array_view<const T, 1>(sorted), data);
 }
 
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace detail
+
+inline namespace HIPAMP_ALGORITHMS_ABI {
 
 // ---- sort -------------------------------------------------------------------------------------
 
@@ -257,4 +262,5 @@ void batched_sort(const array_view<T, 2>& rows) {
   batched_sort(rows.get_source_accelerator_view(), rows, ascending{});
 }
 
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace hipamp

@@ -19,11 +19,7 @@
 #include <hipamp/index.hpp>
 #include <hipamp/parallel_for_each.hpp>
 
-#if HIPAMP_GPU_TRANSLATION_UNIT
-#define HIPAMP_ALGORITHMS_ABI gpu_translation_unit
-#else
-#define HIPAMP_ALGORITHMS_ABI host_translation_unit
-#endif
+// (HIPAMP_ALGORITHMS_ABI is defined in config.hpp.)
 
 // NOLINTNEXTLINE(modernize-concat-nested-namespaces): C++17 cannot concatenate an inline one
 namespace hipamp {
@@ -42,8 +38,7 @@ inline void check_runnable(const accelerator_view& av, const char* algorithm) {
   if (!av.runs_on_cpu() && !HIPAMP_GPU_TRANSLATION_UNIT) {
     throw unsupported_feature(std::string("hipamp: ") + algorithm +
                               " on a GPU accelerator_view from a translation unit compiled by a "
-                              "host compiler; compile it as " HIPAMP_BACKEND_NAME
-                              " (see README, 'Using hipamp')");
+                              "host compiler; " HIPAMP_HOST_UNIT_FIX);
   }
 }
 

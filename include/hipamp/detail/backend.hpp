@@ -24,7 +24,7 @@ enum access_type {
 namespace detail {
 
 enum class device_kind {
-  cpu,       // the CPU device: its memory is host memory, kernels run on the OpenMP executor
+  cpu,  // the CPU device: its memory is host memory, kernels run on the OpenMP executor
   discrete_emulator,  // CPU execution over separate memory: exercises coherence without a GPU
   gpu
 };
@@ -57,6 +57,9 @@ class queue_impl {
   virtual void wait() = 0;
   // cudaStream_t / hipStream_t on a GPU, null on the CPU device.
   virtual void* native_handle() const noexcept = 0;
+  // True when kernels launched here check every view and array index (CPU execution only):
+  // the reference device's queues, and CPU queues made with checks on.
+  virtual bool checks_bounds() const noexcept { return false; }
 };
 
 struct device_properties {
@@ -72,6 +75,14 @@ struct device_properties {
   bool supports_cpu_shared_memory = false;
   int max_tile_size = 1024;
   int ordinal = -1;  // backend device number for GPUs
+  // CPU execution only. serial_execution: one thread, tiles in order, work-items in order
+  // (the reference device, for deterministic results). checks_bounds: every queue of the
+  // device checks kernel indices (the reference device; the CPU device with
+  // HIPAMP_CHECK_BOUNDS=1).
+  bool serial_execution = false;
+  bool checks_bounds = false;
+  // The reference device: never picked by default or auto selection.
+  bool is_reference = false;
 };
 
 class device_impl {
@@ -84,6 +95,9 @@ class device_impl {
   virtual void deallocate(void* ptr) noexcept = 0;
   virtual std::shared_ptr<queue_impl> create_queue(queuing_mode mode) = 0;
   virtual std::shared_ptr<queue_impl> default_queue() = 0;
+  // A queue whose kernels check every index (accelerator::create_checked_view). Only devices
+  // that run kernels on the CPU can; the others throw unsupported_feature.
+  virtual std::shared_ptr<queue_impl> create_checked_queue(queuing_mode mode);
   // True when device pointers are host pointers (the CPU device): views alias host memory.
   bool aliases_host_memory() const noexcept { return kind() == device_kind::cpu; }
   // True when kernels run on the CPU executor.

@@ -56,21 +56,49 @@ inline thread_local bool copying_bound_kernel = false;
 // is never taken, so the compiler knows the loop cannot change it and unswitches the
 // views' host checks out of the loop. (Each translation unit has its own copy; a kernel copy's
 // views are bound anyway, so a mismatch can only cost speed, never correctness.)
+//
+// checking_bounds is the same kind of flag for bounds checks: true while a CPU kernel runs on
+// a queue that checks indices (the reference device, HIPAMP_CHECK_BOUNDS=1). The executor
+// stores a constant into it right before the loop it runs, once in a checked copy of the loop
+// and once in an unchecked one, so in the unchecked copy the compiler folds every view's
+// check away and the loop is the loop it was without checks.
+//
+// Unlike running_cpu_kernel, checking_bounds has one definition program-wide: the views'
+// inline check_bounds is one definition too (the linker keeps one copy per element type, and
+// unoptimized builds call it out of line), so a per-unit flag made the checks depend on which
+// unit's copy the linker kept (an ASan Debug build read past a view's end unchecked). The
+// executor's store of a constant right before the loop still lets the optimizer fold the
+// unchecked loop's checks away.
+inline thread_local bool checking_bounds = false;
+
 namespace {
 thread_local bool running_cpu_kernel = false;
-}
 
-// Marks this thread as running a CPU kernel's loop for the guard's lifetime.
+// Marks this thread as running a CPU kernel's loop for the guard's lifetime, with bounds
+// checks on or off. In the anonymous namespace with the flags it sets: as a class of external
+// linkage its inline destructor would be one definition for the whole program, and the copy
+// the linker kept could restore another translation unit's flags. A kernel that threw then
+// left this unit's flags set on the calling thread, and later host reads of GPU views skipped
+// their coherence check and read device memory (a crash on the H100, 2026-11-24).
 class cpu_kernel_mode {
  public:
-  cpu_kernel_mode() noexcept : previous_(running_cpu_kernel) { running_cpu_kernel = true; }
-  ~cpu_kernel_mode() { running_cpu_kernel = previous_; }
+  explicit cpu_kernel_mode(bool check_bounds = false) noexcept
+      : previous_(running_cpu_kernel), previous_checking_(checking_bounds) {
+    running_cpu_kernel = true;
+    checking_bounds = check_bounds;
+  }
+  ~cpu_kernel_mode() {
+    running_cpu_kernel = previous_;
+    checking_bounds = previous_checking_;
+  }
   cpu_kernel_mode(const cpu_kernel_mode&) = delete;
   cpu_kernel_mode& operator=(const cpu_kernel_mode&) = delete;
 
  private:
   bool previous_;
+  bool previous_checking_;
 };
+}  // namespace
 
 class bound_copy_guard {
  public:

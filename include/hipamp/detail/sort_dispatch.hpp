@@ -23,7 +23,9 @@
 #include <hipamp/backend/gpu/sort_kernels.hpp>
 #endif
 
+// NOLINTNEXTLINE(modernize-concat-nested-namespaces): C++17 cannot concatenate an inline one
 namespace hipamp::detail {
+inline namespace HIPAMP_ALGORITHMS_ABI {
 
 // Sorts index elements with int (key_index_type::i, C++ AMP extents), so they hold at most
 // INT_MAX elements; a larger request is refused before any memory is touched.
@@ -39,7 +41,7 @@ inline void check_sort_size(unsigned long long n, const char* what) {
   throw unsupported_feature(
       std::string("hipamp: ") + what +
       ": this translation unit was compiled by a host compiler, so it cannot sort on the GPU "
-      "accelerator; compile it as " HIPAMP_BACKEND_NAME " (see README, 'Using hipamp')");
+      "accelerator; " HIPAMP_HOST_UNIT_FIX);
 }
 
 // Refuses a GPU target in a host-only translation unit before any data moves.
@@ -117,4 +119,5 @@ void check_sortable_view(const array_view<T, 1>& view, const char* what) {
   }
 }
 
+}  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace hipamp::detail

@@ -16,11 +16,21 @@ namespace hipamp::fallback {
 using chunk_function = void (*)(const void* context, std::size_t begin, std::size_t end);
 
 // Calls fn(context, begin, end) on disjoint ranges covering [0, total), in parallel on the
-// CPU device's threads, and rethrows the first exception a range raised.
+// CPU device's threads, and rethrows the first exception a range raised. `serial`: one call
+// fn(context, 0, total) on the calling thread (the reference device).
 void parallel_chunks(std::size_t total, std::size_t min_chunk, chunk_function fn,
-                     const void* context);
+                     const void* context, bool serial = false);
 // Threads the CPU device runs on (OMP_NUM_THREADS or the core count; 1 without OpenMP).
 int thread_count() noexcept;
+
+// How a queue runs CPU kernels: serially (the reference device) and with bounds checks.
+struct cpu_launch_options {
+  bool serial = false;
+  bool check_bounds = false;
+};
+inline cpu_launch_options cpu_options_of(const hipamp::detail::queue_impl& queue) noexcept {
+  return {queue.device().properties().serial_execution, queue.checks_bounds()};
+}
 
 namespace detail {
 
@@ -28,23 +38,21 @@ template <int N, class Kernel>
 struct simple_launch {
   extent<N> domain;
   const Kernel* kernel;
+  bool check_bounds;
 
-  static void run(const void* context, std::size_t begin, std::size_t end) {
-    const auto& self = *static_cast<const simple_launch*>(context);
-    // A per-thread copy whose views the compiler can see are bound (see bound_copy_guard):
-    // their host-coherence checks fold away and the loop vectorizes.
-    const Kernel kernel = [&] {
-      const hipamp::detail::bound_copy_guard guard;
-      return *self.kernel;
-    }();
-    const int inner = self.domain[N - 1];
+  // The loop, inlined twice into run(): with Checked == false the compiler sees the bounds
+  // flag stored false just before the loop and drops every check (launch_scope.hpp).
+  template <bool Checked>
+  HIPAMP_ALWAYS_INLINE static void run_range(const Kernel& kernel, const extent<N>& domain,
+                                             std::size_t begin, std::size_t end) {
+    const int inner = domain[N - 1];
     index<N> idx;
     std::size_t rest = begin;
     for (int d = N - 1; d >= 0; --d) {
-      idx[d] = static_cast<int>(rest % static_cast<std::size_t>(self.domain[d]));
-      rest /= static_cast<std::size_t>(self.domain[d]);
+      idx[d] = static_cast<int>(rest % static_cast<std::size_t>(domain[d]));
+      rest /= static_cast<std::size_t>(domain[d]);
     }
-    const hipamp::detail::cpu_kernel_mode kernel_mode;
+    const hipamp::detail::cpu_kernel_mode kernel_mode(Checked);
     std::size_t linear = begin;
     while (linear < end) {
       const int first = idx[N - 1];
@@ -59,9 +67,24 @@ struct simple_launch {
       linear += static_cast<std::size_t>(count);
       idx[N - 1] = 0;
       for (int d = N - 2; d >= 0; --d) {
-        if (++idx[d] < self.domain[d]) break;
+        if (++idx[d] < domain[d]) break;
         idx[d] = 0;
       }
+    }
+  }
+
+  static void run(const void* context, std::size_t begin, std::size_t end) {
+    const auto& self = *static_cast<const simple_launch*>(context);
+    // A per-thread copy whose views the compiler can see are bound (see bound_copy_guard):
+    // their host-coherence checks fold away and the loop vectorizes.
+    const Kernel kernel = [&] {
+      const hipamp::detail::bound_copy_guard guard;
+      return *self.kernel;
+    }();
+    if (self.check_bounds) {
+      run_range<true>(kernel, self.domain, begin, end);
+    } else {
+      run_range<false>(kernel, self.domain, begin, end);
     }
   }
 };
@@ -69,10 +92,11 @@ struct simple_launch {
 }  // namespace detail
 
 template <int N, class Kernel>
-void run_simple(const extent<N>& domain, const Kernel& kernel) {
-  const detail::simple_launch<N, Kernel> launch{domain, &kernel};
+void run_simple(const extent<N>& domain, const Kernel& kernel,
+                const cpu_launch_options& options = {}) {
+  const detail::simple_launch<N, Kernel> launch{domain, &kernel, options.check_bounds};
   parallel_chunks(hipamp::detail::element_count(domain), 4096,
-                  &detail::simple_launch<N, Kernel>::run, &launch);
+                  &detail::simple_launch<N, Kernel>::run, &launch, options.serial);
 }
 
 }  // namespace hipamp::fallback

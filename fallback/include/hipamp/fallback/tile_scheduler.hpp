@@ -13,7 +13,10 @@
 // the caller (tiled_parallel_for_each.hpp), which the compiler may vectorize: barrier-free
 // tiled kernels pay no fiber at all. C++ AMP requires every work-item of a tile to reach
 // the same barriers, so item 0 decides for the tile; a tile that breaks that rule gets a
-// runtime_exception rather than a hang.
+// barrier_divergence exception rather than a hang: work-items that return while others wait,
+// wait a different number of times, or wait at different tile_barrier::wait calls (told
+// apart by their source line). The message names the tile, the barrier (its number in the
+// tile and its file:line) and the work-items on either side.
 #pragma once
 
 #include <cstddef>
@@ -25,9 +28,10 @@ namespace hipamp::fallback {
 struct tile_job {
   void (*run_item)(const void* context, int local_linear);
   const void* context;
-  int item_count;     // 1..1024
-  int rank;           // for messages
-  int tile_index[3];  // for messages
+  int item_count;      // 1..1024
+  int rank;            // for messages
+  int tile_index[3];   // for messages
+  int tile_extent[3];  // for messages: local indices from local linear ones
 };
 
 // Claims the calling thread for running tiles (one at a time) while it lives.
@@ -42,18 +46,16 @@ class tile_session {
 
   // Runs work-item 0 of `job`. If it reaches a barrier, the whole tile runs (as fibers)
   // before this returns true. Otherwise returns false, and the caller runs work-items
-  // 1..n-1 directly, then calls finish_direct_items(). Rethrows the first exception a
-  // work-item raised, after unwinding every other work-item of the tile.
+  // 1..n-1 directly; a barrier one of them reaches throws barrier_divergence at once (work-
+  // item 0 returned without it). Rethrows the first exception a work-item raised, after
+  // unwinding every other work-item of the tile.
   bool run_first_item(const tile_job& job);
-  // After the direct work-items of a tile: throws runtime_exception if one of them reached a
-  // barrier (the tile's barriers were not uniform). A barrier reached there returns at
-  // once rather than throwing, so the direct items' loop stays a plain SIMD loop.
-  void finish_direct_items();
 };
 
 // Implemented here for tile_barrier (tile_barrier.hpp): suspends the calling work-item
 // until every work-item of its tile has reached a barrier.
-void tile_barrier_wait();  // NOLINT(readability-redundant-declaration): also in tile_barrier.hpp
+// NOLINTNEXTLINE(readability-redundant-declaration): also in tile_barrier.hpp
+void tile_barrier_wait(const char* file, int line);
 
 // Bytes of stack each fiber gets (HIPAMP_FIBER_STACK_KIB, default 64 KiB; 256 KiB under
 // AddressSanitizer), below a guard page that faults on overflow.

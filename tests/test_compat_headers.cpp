@@ -1,0 +1,318 @@
+// The Windows compatibility headers the porting tool points includes at: <windows.h>,
+// <tchar.h>, <ppl.h>, <d3d11.h>, written the way the C++ AMP samples use them, checked against
+// the standard library on random data.
+#include <hipamp/compat/amp.h>
+#include <hipamp/compat/d3d11.h>
+#include <hipamp/compat/ppl.h>
+#include <hipamp/compat/tchar.h>
+#include <hipamp/compat/windows.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <limits>
+#include <list>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <hipamp/amp.h>
+#include <hipamp/amp_graphics.h>
+#include <hipamp/amp_math.h>
+#include <hipamp/amp_short_vectors.h>
+
+#include "support.hpp"
+
+static_assert(sizeof(DWORD) == 4 && sizeof(LONG) == 4 && sizeof(ULONG) == 4, "Windows widths");
+static_assert(sizeof(LONGLONG) == 8 && sizeof(LARGE_INTEGER) == 8, "LARGE_INTEGER is 64 bits");
+static_assert(sizeof(BYTE) == 1 && sizeof(WORD) == 2 && sizeof(UINT) == 4, "Windows widths");
+static_assert(std::is_same<_TCHAR, char>::value, "narrow tchar mapping");
+
+namespace {
+
+// The book's Timer.h, verbatim in its idiom.
+inline double ElapsedTime(const LARGE_INTEGER& start, const LARGE_INTEGER& end) {
+  LARGE_INTEGER freq;
+  QueryPerformanceFrequency(&freq);
+  return (double(end.QuadPart) - double(start.QuadPart)) * 1000.0 / double(freq.QuadPart);
+}
+
+// Unqualified min/max next to `using namespace std;`, as programs that include <windows.h>
+// and <algorithm> write them.
+template <class A, class B>
+auto min_with_std(A a, B b) {
+  using namespace std;
+  return min(a, b);
+}
+template <class A, class B>
+auto max_with_std(A a, B b) {
+  using namespace std;
+  return max(a, b);
+}
+
+}  // namespace
+
+TEST_CASE("windows.h timing functions measure elapsed time", "[compat][windows_h]") {
+  LARGE_INTEGER start, end, freq;
+  CHECK(QueryPerformanceFrequency(&freq) == TRUE);
+  CHECK(freq.QuadPart > 0);
+  const DWORD ticks = GetTickCount();
+  CHECK(QueryPerformanceCounter(&start));
+  Sleep(30);
+  CHECK(QueryPerformanceCounter(&end));
+  const double ms = ElapsedTime(start, end);
+  CHECK(ms >= 29.0);
+  CHECK(ms < 5000.0);
+  CHECK(GetTickCount() - ticks >= 29u);
+  CHECK(QueryPerformanceCounter(nullptr) == FALSE);
+}
+
+TEST_CASE("windows.h min, max, __min, __max and abs behave as the macros did",
+          "[compat][windows_h]") {
+  const auto ints = hipamp_test::random_vector<int>(200, -1000, 1000);
+  const auto reals = hipamp_test::random_vector<double>(200, -10.0, 10.0);
+  for (std::size_t i = 0; i + 1 < ints.size(); ++i) {
+    const int a = ints[i], b = ints[i + 1];
+    REQUIRE(min(a, b) == std::min(a, b));
+    REQUIRE(max(a, b) == std::max(a, b));
+    REQUIRE(min_with_std(a, b) == std::min(a, b));
+    REQUIRE(max_with_std(a, b) == std::max(a, b));
+    const double x = reals[i];
+    // Mixed types: the common type, as ((a) < (b) ? (a) : (b)) gives.
+    static_assert(std::is_same<decltype(min(a, x)), double>::value, "");
+    REQUIRE(min(a, x) == (a < x ? double(a) : x));
+    REQUIRE(max_with_std(x, a) == (x > a ? x : double(a)));
+    REQUIRE(__max(a, x) == (a > x ? double(a) : x));
+    REQUIRE(__min(a, b) == (a < b ? a : b));
+  }
+  // BlackScholes's host check: abs of a float must not truncate to int.
+  const float a = -2.75f, b = 1.5f;
+  CHECK(__max(1, __max(abs(a), abs(b))) == 2.75f);
+  // numeric_limits<T>::max() and std::min still parse: min/max are not macros.
+  CHECK(std::numeric_limits<int>::max() == INT_MAX);
+  CHECK(std::min({3, 1, 2}) == 1);
+}
+
+TEST_CASE("windows.h min and max run in kernels", "[compat][windows_h]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int n = 1000;
+    const auto xs = hipamp_test::random_vector<int>(n, -500, 500);
+    std::vector<int> out(n, 0);
+    concurrency::array_view<const int, 1> in(n, xs);
+    concurrency::array_view<int, 1> o(n, out);
+    const int cache = 64;
+    concurrency::parallel_for_each(
+        acc.get_default_view(), o.extent, [=] HIPAMP_RESTRICT(concurrency::index<1> i) {
+          // BinomialOptions: int c_start = min(CACHE_SIZE - 1, ...)
+          o[i] = min(cache - 1, in[i]) + max(in[i], -cache) + __max(in[i], 0) - __min(in[i], 0);
+        });
+    o.synchronize();
+    for (int i = 0; i < n; ++i) {
+      const int v = xs[i];
+      REQUIRE(out[i] ==
+              std::min(cache - 1, v) + std::max(v, -cache) + std::max(v, 0) - std::min(v, 0));
+    }
+  }
+}
+
+TEST_CASE("windows.h secure CRT functions check sizes", "[compat][windows_h]") {
+  char buf[16];
+  CHECK(sprintf_s(buf, "%d-%s", 42, "ab") == 5);
+  CHECK(std::string(buf) == "42-ab");
+  CHECK(sprintf_s(buf, sizeof buf, "%05.1f", 3.14159) == 5);
+  CHECK(std::string(buf) == "003.1");
+  CHECK(sprintf_s(buf, "%s", "a string far longer than sixteen") == -1);
+  CHECK(buf[0] == '\0');
+  wchar_t wbuf[32];
+  CHECK(swprintf_s(wbuf, L"%d:%ls", 7, L"xy") == 4);
+  CHECK(std::wstring(wbuf) == L"7:xy");
+  CHECK(swprintf_s(wbuf, _countof(wbuf), L"%d", -12) == 3);
+  CHECK(_wtoi(wbuf) == -12);
+  CHECK(_wtoi(L"12345") == 12345);
+  CHECK(_wtof(L"2.5") == 2.5);
+  CHECK(_countof(buf) == 16u);
+  char small[8];
+  CHECK(strcpy_s(small, "1234567") == 0);
+  CHECK(strcpy_s(small, "12345678") != 0);
+  CHECK(small[0] == '\0');
+  CHECK(strcpy_s(small, "abc") == 0);
+  CHECK(strcat_s(small, "defg") == 0);
+  CHECK(std::string(small) == "abcdefg");
+  CHECK(strcat_s(small, "h") != 0);
+  CHECK(_stricmp("HeLLo", "hello") == 0);
+  CHECK(_stricmp("abc", "abd") < 0);
+  ZeroMemory(buf, sizeof buf);
+  CHECK(std::all_of(buf, buf + 16, [](char c) { return c == 0; }));
+
+  const std::string path = "hipamp_compat_fopen_s.txt";
+  FILE* f = nullptr;
+  REQUIRE(fopen_s(&f, path.c_str(), "w") == 0);
+  REQUIRE(f != nullptr);
+  std::fputs("hipamp", f);
+  std::fclose(f);
+  FILE* g = nullptr;
+  REQUIRE(fopen_s(&g, path.c_str(), "r") == 0);
+  char back[8] = {};
+  CHECK(std::fgets(back, sizeof back, g) != nullptr);
+  std::fclose(g);
+  std::remove(path.c_str());
+  CHECK(std::string(back) == "hipamp");
+  FILE* missing = nullptr;
+  CHECK(fopen_s(&missing, "no/such/dir/file.txt", "r") != 0);
+  CHECK(missing == nullptr);
+}
+
+TEST_CASE("tchar.h maps the _t names to the narrow functions", "[compat][tchar_h]") {
+  const _TCHAR* text = _T("12345");
+  CHECK(_tcslen(text) == 5u);
+  CHECK(_ttoi(text) == 12345);
+  CHECK(_tcscmp(text, _T("12345")) == 0);
+  CHECK(_tcsicmp(_T("ABC"), _T("abc")) == 0);
+  _TCHAR buf[32];
+  CHECK(_stprintf(buf, _T("%s/%d"), _T("n"), 3) == 3);
+  CHECK(std::string(buf) == "n/3");
+}
+
+TEST_CASE("ppl.h parallel_for, parallel_for_each and combinable", "[compat][ppl_h]") {
+  const int n = 100000;
+  const auto xs = hipamp_test::random_vector<int>(n, -1000, 1000);
+  concurrency::combinable<long long> sum;
+  concurrency::parallel_for(0, n, [&](int i) { sum.local() += xs[i]; });
+  const long long want = std::accumulate(xs.begin(), xs.end(), 0LL);
+  CHECK(sum.combine(std::plus<long long>()) == want);
+  long long each = 0;
+  sum.combine_each([&](long long v) { each += v; });
+  CHECK(each == want);
+
+  // With a step: only every third index.
+  std::vector<int> hit(n, 0);
+  concurrency::parallel_for(1, n, 3, [&](int i) { hit[i] += 1; });
+  for (int i = 0; i < n; ++i) REQUIRE(hit[i] == (i >= 1 && (i - 1) % 3 == 0 ? 1 : 0));
+  CHECK_THROWS_AS(concurrency::parallel_for(0, 10, 0, [](int) {}), std::invalid_argument);
+  concurrency::parallel_for(
+      0, n, [&](int i) { hit[i] = 2 * i; }, concurrency::static_partitioner());
+  CHECK(hit[n - 1] == 2 * (n - 1));
+
+  // Over random-access and over forward iterators.
+  std::vector<int> v(xs);
+  concurrency::parallel_for_each(v.begin(), v.end(), [](int& x) { x = x * x; });
+  for (int i = 0; i < n; ++i) REQUIRE(v[i] == xs[i] * xs[i]);
+  std::list<int> l(xs.begin(), xs.begin() + 1000);
+  concurrency::parallel_for_each(l.begin(), l.end(), [](int& x) { x = -x; });
+  CHECK(std::equal(l.begin(), l.end(), xs.begin(), [](int a, int b) { return a == -b; }));
+
+  // An exception from a body reaches the caller.
+  CHECK_THROWS_AS(concurrency::parallel_for(0, n,
+                                            [](int i) {
+                                              if (i == 777) throw std::runtime_error("body");
+                                            }),
+                  std::runtime_error);
+
+  // C++ AMP's parallel_for_each over an extent is still concurrency::parallel_for_each.
+  std::vector<int> out(64, 0);
+  concurrency::array_view<int, 1> ov(64, out);
+  concurrency::parallel_for_each(
+      ov.extent, [=] HIPAMP_RESTRICT(concurrency::index<1> i) { ov[i] = 3 * i[0]; });
+  ov.synchronize();
+  CHECK(out[63] == 189);
+  {  // Unqualified, under the using-directive C++ AMP programs have: both meanings resolve.
+    using namespace concurrency;
+    parallel_for_each(ov.extent, [=] HIPAMP_RESTRICT(concurrency::index<1> i) { ov[i] += 1; });
+    std::vector<int> host(10, 1);
+    parallel_for_each(host.begin(), host.end(), [](int& x) { x += 1; });
+    ov.synchronize();
+    CHECK(out[63] == 190);
+    CHECK(std::accumulate(host.begin(), host.end(), 0) == 20);
+    array<int, 1> unsorted(5, xs.begin());
+    std::vector<int> sorted = *parallel_sort(unsorted);  // hipamp's array sort, same name
+    std::vector<int> want_sorted(xs.begin(), xs.begin() + 5);
+    std::sort(want_sorted.begin(), want_sorted.end());
+    CHECK(sorted == want_sorted);
+  }
+}
+
+TEST_CASE("ppl.h parallel_reduce, parallel_transform, parallel_invoke and sorts",
+          "[compat][ppl_h]") {
+  const int n = 50000;
+  const auto xs = hipamp_test::random_vector<int>(n, -1000, 1000);
+  // The book's ParallelReduction: parallel_reduce(cbegin, cend, 0, std::plus<int>()).
+  CHECK(concurrency::parallel_reduce(xs.cbegin(), xs.cend(), 0, std::plus<int>()) ==
+        std::accumulate(xs.begin(), xs.end(), 0));
+  const std::list<int> l(xs.begin(), xs.begin() + 999);
+  CHECK(concurrency::parallel_reduce(l.begin(), l.end(), 0) ==
+        std::accumulate(l.begin(), l.end(), 0));
+  CHECK(concurrency::parallel_reduce(xs.begin(), xs.begin(), 17, std::plus<int>()) == 17);
+  const auto maximum = [](int a, int b) { return std::max(a, b); };
+  CHECK(concurrency::parallel_reduce(xs.begin(), xs.end(), INT_MIN, maximum) ==
+        *std::max_element(xs.begin(), xs.end()));
+
+  std::vector<int> doubled(n), want(n);
+  concurrency::parallel_transform(xs.begin(), xs.end(), doubled.begin(),
+                                  [](int x) { return 2 * x; });
+  std::transform(xs.begin(), xs.end(), want.begin(), [](int x) { return 2 * x; });
+  CHECK(doubled == want);
+  concurrency::parallel_transform(xs.begin(), xs.end(), doubled.begin(), doubled.begin(),
+                                  std::minus<int>());
+  for (int i = 0; i < n; ++i) REQUIRE(doubled[i] == -xs[i]);
+
+  int a = 0, b = 0, c = 0;
+  concurrency::parallel_invoke([&] { a = 1; }, [&] { b = 2; }, [&] { c = 3; });
+  CHECK(a + b + c == 6);
+
+  std::vector<int> s(xs), ref(xs);
+  concurrency::parallel_sort(s.begin(), s.end());
+  std::sort(ref.begin(), ref.end());
+  CHECK(s == ref);
+  concurrency::parallel_buffered_sort(s.begin(), s.end(), std::greater<int>());
+  std::sort(ref.begin(), ref.end(), std::greater<int>());
+  CHECK(s == ref);
+  // Radix sort by a key is stable: equal keys keep their order.
+  std::vector<std::pair<unsigned, int>> pairs(n);
+  for (int i = 0; i < n; ++i) pairs[i] = {static_cast<unsigned>(xs[i] & 15), i};
+  concurrency::parallel_radixsort(pairs.begin(), pairs.end(),
+                                  [](const std::pair<unsigned, int>& p) { return p.first; });
+  for (int i = 1; i < n; ++i) {
+    REQUIRE(pairs[i - 1].first <= pairs[i].first);
+    if (pairs[i - 1].first == pairs[i].first) REQUIRE(pairs[i - 1].second < pairs[i].second);
+  }
+}
+
+TEST_CASE("ppl.h locks and task groups", "[compat][ppl_h]") {
+  concurrency::critical_section cs;
+  long long counter = 0;
+  concurrency::parallel_for(0, 20000, [&](int) {
+    concurrency::critical_section::scoped_lock lock(cs);
+    ++counter;
+  });
+  CHECK(counter == 20000);
+
+  concurrency::reader_writer_lock rw;
+  std::vector<int> shared_data(1, 0);
+  std::atomic<long long> reads{0};
+  concurrency::parallel_for(0, 4000, [&](int i) {
+    if (i % 4 == 0) {
+      concurrency::reader_writer_lock::scoped_lock lock(rw);
+      shared_data[0] += 1;
+    } else {
+      concurrency::reader_writer_lock::scoped_lock_read lock(rw);
+      reads += shared_data[0] >= 0 ? 1 : 0;
+    }
+  });
+  CHECK(shared_data[0] == 1000);
+  CHECK(reads.load() == 3000);
+
+  concurrency::task_group tg;
+  std::vector<int> results(8, 0);
+  for (int t = 0; t < 8; ++t) tg.run([&results, t] { results[t] = t * t; });
+  CHECK(tg.wait() == concurrency::completed);
+  for (int t = 0; t < 8; ++t) CHECK(results[t] == t * t);
+  concurrency::structured_task_group stg;
+  int left = 0, right = 0;
+  stg.run([&] { left = 5; });
+  CHECK(stg.run_and_wait([&] { right = 6; }) == concurrency::completed);
+  CHECK(left + right == 11);
+  concurrency::task_group failing;
+  failing.run([] { throw std::logic_error("task"); });
+  CHECK_THROWS_AS(failing.wait(), std::logic_error);
+}
