@@ -4,6 +4,7 @@
 //    two groups touching one element (a race on the GPU);
 //  - the CPU device's SIMD kernels on every instruction set this CPU supports;
 //  - the float order's bijection.
+// hipamp-test: host-only (launches no kernel; the C++ compiler builds it in GPU builds)
 #include <algorithm>
 #include <cstdint>
 #include <cstring>

@@ -50,7 +50,7 @@ emulated=(-D__CUDACC__ -include "$here/include/cuda_runtime.h" -I"$here/include"
           -I"$repo/lib" -I"$repo/tests")
 pids=()
 # The library's host sources, with the instruction-set flags of cmake/HipampGemmKernels.cmake.
-for src in "$repo"/lib/data_source.cpp "$repo"/lib/host_memory.cpp "$repo"/lib/interval_set.cpp \
+for src in "$repo"/lib/bounds_check.cpp "$repo"/lib/data_source.cpp "$repo"/lib/host_memory.cpp "$repo"/lib/interval_set.cpp \
            "$repo"/lib/launch_scope.cpp "$repo"/lib/runtime.cpp "$repo"/lib/gemm.cpp \
            "$repo"/fallback/src/*.cpp; do
   isa=()
