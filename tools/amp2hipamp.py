@@ -8,23 +8,51 @@ Usage:
 
 What it rewrites (each change is reported as FILE:LINE: [rule] ...):
   include    #include <amp.h>, <amp_math.h>, <amp_graphics.h>, <amp_short_vectors.h>
-             -> one #include <hipamp/amp.h> (which provides namespace concurrency/Concurrency,
-             fast_math, precise_math, graphics and the tile_static keyword)
+             -> one #include <hipamp/amp.h>; a quoted #include whose case or \\ separators
+             differ from the file on disk -> the file's own spelling
+  windows    <windows.h>/<Windows.h>, <tchar.h>, <ppl.h>, <d3d11.h> -> <hipamp/compat/...>;
+             <SDKDDKVer.h> dropped; MSVC's internal <xutility> -> <algorithm>; a file using QueryPerformanceCounter/LARGE_INTEGER/DWORD/
+             GetTickCount without <windows.h> (<amp.h> brought it on MSVC) gets the compat one
+  main       void main -> int main; _tmain -> main; _TCHAR -> char
   restrict   restrict(amp), restrict(cpu, amp), restrict(amp, cpu), restrict(direct3d),
              restrict(auto) -> HIPAMP_RESTRICT where nvcc wants it: before a lambda's parameter
-             list, before a function's declaration; restrict(cpu) alone is dropped
-  index      bare index<N> -> concurrency::index<N> where a `using namespace concurrency;`
-             is present (POSIX declares a function ::index, so the bare name is ambiguous)
+             list, before a function's declaration (also inside a #define); restrict(cpu) alone
+             is dropped
+  index      bare index<N>, index<RANK> -> concurrency::index<...> everywhere in a C++ AMP file
+             (POSIX declares a function ::index, so the bare name is ambiguous)
+  qualify    bare texture<...>, texture_view<...>, writeonly_texture_view<...> ->
+             concurrency::graphics::...; in a helper header without a using-directive, the
+             other C++ AMP type names -> concurrency::...
   property   C++ AMP properties of accelerator, accelerator_view and array
              (acc.description, av.accelerator, ...) -> their getters (acc.get_description())
+  direct3d_ref  acc == accelerator(accelerator::direct3d_ref) ->
+             (acc.get_device_path() == accelerator::direct3d_ref): the same question without
+             constructing the reference device
+  call       assert(cond, "msg") -> assert((cond) && "msg"); <windows.h> min/max and MSVC
+             __min/__max -> their macro expansion (works in kernels and on mixed types);
+             direct3d::clamp/mad/imin/imax/umin/umax/saturate -> written out
+  template   x.tile<...>() -> x.template tile<...>() (required when x's type is dependent);
+             typedef P::name T; in a template with type parameter P -> typedef typename P::name T;
+  wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
+             text and writes through std::cout: on glibc, wide and narrow output to one stdout
+             lose the narrow part
+  capture    parallel_for_each(..., [&] / [=, &a] / [&a] ... restrict(amp) ...); ->
+             { auto& hipamp_ref_a = a; auto a = hipamp::kernel_handle(hipamp_ref_a);
+               parallel_for_each(..., [=] ...); }  for every captured name declared as a C++ AMP
+             array or texture (in the function, at file scope or in included local headers); kernel-only
+             functions' array<T, N>& parameters -> hipamp::array_ref<T, N>, const ones ->
+             hipamp::array_ref<const T, N> (const array_ref<T, N> where T is a template parameter)
 
 Files that show no sign of C++ AMP (no AMP header, no concurrency:: name or using-directive, no
-restrict(...)) are left alone.
+restrict(...), no array_view/tiled_index/parallel_for_each/tile_static/.default_view) get only
+the windows and main rules. Sources may be UTF-8 (with or without BOM), UTF-16 with a BOM, or
+cp1252; each is written back in its own encoding.
 
-What it reports but leaves alone (FILE:LINE: warning [rule] ...): restrict inside macros,
-functions overloaded on restriction, kernels capturing by reference (arrays must be reached
-through an array_view on a GPU), writes to properties, property-style swizzles, DirectX interop,
-the reference rasteriser, textures, PPL interop.
+What it reports but leaves alone (FILE:LINE: warning [rule] ...): restrict inside a macro that
+does not hold its lambda or declaration, functions overloaded on restriction, kernels capturing
+by reference outside a parallel_for_each statement, captured names it cannot resolve (auto),
+this captured by a kernel, writes to properties, property-style swizzles, DirectX interop,
+constructing the reference device, samplers, PPL interop, wprintf/wcerr beside narrow output.
 
 The rewrite is idempotent: porting a ported file changes nothing. `concurrency::` names and
 `tile_static` stay as they are: <hipamp/amp.h> defines them, which keeps the diff small.
@@ -58,16 +86,168 @@ UNSUPPORTED = (
     (r"\bdirect3d\s*::", "direct3d",
      "concurrency::direct3d (interop and HLSL intrinsics) is not provided; write the intrinsic "
      "out (mad(a,b,c) -> a*b+c, clamp -> min/max, ...)"),
-    (r"#\s*include\s*[<\"](?:d3d11\.h|amp_.*d3d.*|dxgi\.h)[>\"]", "direct3d",
+    (r"#\s*include\s*[<\"](?:amp_.*d3d.*|dxgi\.h)[>\"]", "direct3d",
      "DirectX headers: there is no DirectX interop"),
     (r"\bdirect3d_ref\b", "direct3d_ref",
-     "hipamp has no reference rasteriser: accelerator(direct3d_ref) throws; use "
-     "accelerator::cpu_accelerator or direct3d_warp (the CPU device)"),
-    (r"\b(?:texture|writeonly_texture_view|texture_view|sampler)\s*<", "texture",
-     "textures and samplers are not provided; use array / array_view"),
+     "accelerator(direct3d_ref) is hipamp's reference device (the CPU device run serially, "
+     "every access bounds-checked); a hipamp without it throws runtime_exception here"),
+    (r"\bsampler\s+[A-Za-z_]\w*\s*[;({=]|\bsampler\s*\(", "texture",
+     "samplers are not provided (textures are hipamp::graphics::texture); read a texture "
+     "with operator[] / get, or use array / array_view"),
     (r"\bto_task\s*\(", "ppl", "completion_future::to_task (PPL) is not provided; use "
      "then() or get()"),
 )
+
+
+# <windows.h> and <tchar.h> and friends -> hipamp's compatibility headers (lower-case keys).
+COMPAT_HEADERS = {
+    "windows.h": "hipamp/compat/windows.h", "tchar.h": "hipamp/compat/tchar.h",
+    "ppl.h": "hipamp/compat/ppl.h", "d3d11.h": "hipamp/compat/d3d11.h",
+}
+DROPPED_HEADERS = {"sdkddkver.h": "Windows SDK version macros, nothing to port"}
+# MSVC's internal standard-library headers that programs include by name -> the standard header
+# that declares what they bring (xutility: min/max, swap, iterator helpers).
+MSVC_STD_HEADERS = {"xutility": "algorithm"}
+
+# Calls rewritten in place: name -> (number of arguments, what the report says, expansion).
+CALL_RULES = {
+    "assert": (2, 'assert((cond) && "message") (<cassert> takes one argument)',
+               lambda a: "assert((%s) && %s)" % (a[0], a[1])),
+    "min": (2, "((a) < (b) ? (a) : (b)) (the <windows.h> macro, also inside kernels)",
+            lambda a: "((%s) < (%s) ? (%s) : (%s))" % (a[0], a[1], a[0], a[1])),
+    "max": (2, "((a) > (b) ? (a) : (b)) (the <windows.h> macro, also inside kernels)",
+            lambda a: "((%s) > (%s) ? (%s) : (%s))" % (a[0], a[1], a[0], a[1])),
+    "__min": (2, "((a) < (b) ? (a) : (b)) (the <stdlib.h> macro of MSVC)",
+              lambda a: "((%s) < (%s) ? (%s) : (%s))" % (a[0], a[1], a[0], a[1])),
+    "__max": (2, "((a) > (b) ? (a) : (b)) (the <stdlib.h> macro of MSVC)",
+              lambda a: "((%s) > (%s) ? (%s) : (%s))" % (a[0], a[1], a[0], a[1])),
+    "clamp": (3, "((x) < (lo) ? (lo) : (x) > (hi) ? (hi) : (x)) (HLSL intrinsic written out)",
+              lambda a: "((%s) < (%s) ? (%s) : (%s) > (%s) ? (%s) : (%s))" %
+              (a[0], a[1], a[1], a[0], a[2], a[2], a[0])),
+    "mad": (3, "((a) * (b) + (c)) (HLSL intrinsic written out)",
+            lambda a: "((%s) * (%s) + (%s))" % tuple(a)),
+    "imin": (2, "a < b ? a : b", lambda a: "((%s) < (%s) ? (%s) : (%s))" % (a[0], a[1], a[0], a[1])),
+    "umin": (2, "a < b ? a : b", lambda a: "((%s) < (%s) ? (%s) : (%s))" % (a[0], a[1], a[0], a[1])),
+    "imax": (2, "a > b ? a : b", lambda a: "((%s) > (%s) ? (%s) : (%s))" % (a[0], a[1], a[0], a[1])),
+    "umax": (2, "a > b ? a : b", lambda a: "((%s) > (%s) ? (%s) : (%s))" % (a[0], a[1], a[0], a[1])),
+    "saturate": (1, "clamped to [0, 1] (HLSL intrinsic written out)",
+                 lambda a: "((%s) < 0.0f ? 0.0f : (%s) > 1.0f ? 1.0f : (%s))" % (a[0], a[0], a[0])),
+}
+CALL_PATTERN = re.compile(r"(?<![\w.:>])(?<!->)(assert|min|max|__min|__max)\s*\(|"
+                          r"(?<![\w.])(?:(?:concurrency|Concurrency)\s*::\s*)?direct3d\s*::\s*"
+                          r"(clamp|mad|imin|imax|umin|umax|saturate)\s*\(")
+
+
+def expand_call(text, mask, m, own):
+    """The rewrite of the call matched by m (CALL_PATTERN), calls inside its arguments
+    rewritten too; (None, None) when it is not a call this rule handles."""
+    name = m.group(1) or m.group(2)
+    open_at = m.end() - 1
+    close = match_forward(mask, open_at)
+    if close is None:
+        return None, None
+    cuts, depth = [open_at], 0
+    for i in range(open_at + 1, close):
+        c = mask[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            cuts.append(i)
+    cuts.append(close)
+    args = [text[a + 1:b] for a, b in zip(cuts, cuts[1:])]
+    masks = [mask[a + 1:b] for a, b in zip(cuts, cuts[1:])]
+    count, _, build = CALL_RULES[name]
+    if len(args) != count or any(not a.strip() for a in args):
+        return None, None
+    if name == "assert" and not re.match(r'\s*L?"', args[1]):
+        return None, None
+    args = [expand_segment(a, am, own).strip() for a, am in zip(args, masks)]
+    return build(args), close + 1
+
+
+def expand_segment(text, mask, own):
+    out, last, done_to = [], 0, 0
+    for m in CALL_PATTERN.finditer(mask):
+        if m.start() < done_to or (m.group(1) or m.group(2)) in own:
+            continue
+        new, end = expand_call(text, mask, m, own)
+        if new is None:
+            continue
+        out.append(text[last:m.start()])
+        out.append(new)
+        last = done_to = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def more_declarators(s, i):
+    """Names after the first in a declaration `T a(x), b(y), c;` whose first name ends at i."""
+    names = set()
+    while True:
+        while i < len(s) and s[i].isspace():
+            i += 1
+        if i < len(s) and s[i] in "([{":
+            close = match_forward(s, i)
+            if close is None:
+                return names
+            i = close + 1
+            continue
+        if i < len(s) and s[i] == "=":
+            depth = 0
+            while i < len(s) and not (depth == 0 and s[i] in ",;"):
+                depth += s[i] in "([{"
+                depth -= s[i] in ")]}"
+                if depth < 0:
+                    return names
+                i += 1
+            continue
+        m = re.match(r",\s*&{0,2}\s*([A-Za-z_]\w*)(?=\s*[;,=({\[)])", s[i:])
+        if not m:
+            return names
+        names.add(m.group(1))
+        i += m.end()
+
+
+def match_forward(s, open_at):
+    depth = 0
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    for i in range(open_at, len(s)):
+        if s[i] in pairs:
+            depth += 1
+        elif s[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+WIDE_OUT_NAME = "amp2hipamp_wout"
+WIDE_OUT_GUARD = "AMP2HIPAMP_WIDE_OUT"
+WIDE_OUT_HELPER = """#ifndef AMP2HIPAMP_WIDE_OUT  // amp2hipamp: on glibc, narrow output after std::wcout is lost;
+#define AMP2HIPAMP_WIDE_OUT  // wide output is narrowed and written through std::cout instead.
+#include <iostream>
+#include <string>
+struct amp2hipamp_wide_out {
+  template <class T> amp2hipamp_wide_out& operator<<(const T& v) { std::cout << v; return *this; }
+  amp2hipamp_wide_out& operator<<(wchar_t c) { std::cout.put(c >= 0 && c < 128 ? char(c) : '?'); return *this; }
+  amp2hipamp_wide_out& operator<<(const wchar_t* s) { while (*s) *this << *s++; return *this; }
+  amp2hipamp_wide_out& operator<<(const std::wstring& s) { return *this << s.c_str(); }
+  amp2hipamp_wide_out& operator<<(std::wostream& (*m)(std::wostream&)) {
+    if (m == static_cast<std::wostream& (*)(std::wostream&)>(std::endl)) std::cout << std::endl; else std::cout.flush();
+    return *this;
+  }
+  amp2hipamp_wide_out& operator<<(std::ios_base& (*m)(std::ios_base&)) { m(std::cout); return *this; }
+  std::streamsize width() const { return std::cout.width(); }
+  std::streamsize width(std::streamsize w) { return std::cout.width(w); }
+  std::streamsize precision() const { return std::cout.precision(); }
+  std::streamsize precision(std::streamsize p) { return std::cout.precision(p); }
+  amp2hipamp_wide_out& flush() { std::cout.flush(); return *this; }
+};
+inline amp2hipamp_wide_out amp2hipamp_wout;
+#endif
+"""
 
 
 class Source:
@@ -79,10 +259,12 @@ class Source:
         self.mask = blank_comments_and_literals(text)
         self.line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
         self.directive_lines = set()
+        self.directive_group = {}  # line -> first line of its (continued) directive
         continued = False
         for number, line in enumerate(self.mask.split("\n")):
             if continued or line.lstrip().startswith("#"):
                 self.directive_lines.add(number)
+                self.directive_group[number] = self.directive_group[number - 1] if continued else number
                 continued = line.rstrip().endswith("\\")
             else:
                 continued = False
@@ -184,18 +366,33 @@ class Port:
         for m in include.finditer(self.src.text):
             if self.src.mask[m.start() + m.group(0).index("#")] == "#":
                 return True
+        # Helper headers often lean on the includer's `using namespace concurrency;`: their C++
+        # AMP shows only in its types, launches and properties.
         return re.search(r"\b(?:concurrency|Concurrency)\s*::|\brestrict\s*\(|"
-                         r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\b",
+                         r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\b|"
+                         r"\b(?:array_view|tiled_index|tiled_extent)\s*<|\bparallel_for_each\s*\(|"
+                         r"\btile_static\b|\btile_barrier\b|(?:\.|->)\s*default_view\b|"
+                         r"\b__GPU(?:_ONLY)?\b",  # the conformance suite's restrict(amp) macros
                          self.src.mask) is not None
 
     def run(self):
+        # A program's own Windows-only files (stdafx.h, targetver.h, a Timer.h using
+        # QueryPerformanceCounter) show no sign of C++ AMP but must be ported all the same.
+        self.port_windows_includes()
+        self.port_main()
         if self.only_amp and not self.looks_like_amp():
             return self
         self.port_includes()
         kernels = self.port_restrict()
         self.port_index()
+        self.port_texture_names()
         self.port_properties()
-        self.check_kernel_captures(kernels)
+        self.port_ref_checks()
+        self.port_calls()
+        self.port_template_keyword()
+        self.port_wide_output()
+        self.port_captures(kernels)
+        self.port_unqualified_names()  # last: never inside another rule's rewrite
         self.check_unsupported()
         return self
 
@@ -228,13 +425,23 @@ class Port:
             if unknown or not specifiers:
                 self.warn(m.start(), "restrict", "unknown restriction %r left as is" % m.group(0))
                 continue
-            if self.src.in_directive(m.start()):
-                self.warn(m.start(), "restrict",
-                          "%s inside a macro: move HIPAMP_RESTRICT by hand (before a lambda's "
-                          "parameter list, before a function's declaration)" % squash(m.group(0)))
-                continue
             device = any(s != "cpu" for s in specifiers)
+            before = len(self.edits)
             placed = self.place_restrict(m, device)
+            if self.src.in_directive(m.start()):
+                # Inside a macro the clause moves only within the same #define.
+                group = self.src.directive_group[self.src.line_of(m.start())]
+                spans = [e[0] for e in self.edits[before:]] + [e[1] for e in self.edits[before:]]
+                if placed is not None and placed[2] is not None:
+                    spans.append(placed[2][0])
+                if placed is None or any(self.src.directive_group.get(self.src.line_of(
+                        min(x, len(mask) - 1))) != group for x in spans):
+                    del self.edits[before:]
+                    self.warn(m.start(), "restrict",
+                              "%s inside a macro, not on a lambda or declaration of the same "
+                              "#define: move HIPAMP_RESTRICT by hand (before a lambda's parameter "
+                              "list, before a function's declaration)" % squash(m.group(0)))
+                    continue
             if placed is None:
                 self.warn(m.start(), "restrict", "could not tell the lambda or function that %s "
                           "belongs to; left as is" % squash(m.group(0)))
@@ -242,6 +449,8 @@ class Port:
             kind, name, where = placed
             if kind == "lambda" and device:
                 kernels.append(where)
+            if kind == "function" and "cpu" not in specifiers:
+                self.port_array_parameters(*self.last_params)
             if kind == "function" and name:
                 if specifiers == ["cpu"]:
                     cpu_only.setdefault(name, []).append(m.start())
@@ -270,7 +479,10 @@ class Port:
                 continue
             break
         close = skip_space_back(mask, i) - 1
-        clause_start = skip_space_back(mask, m.start())  # also remove the space before it
+        clause_start = m.start()  # also remove the space before it (not a continuation)
+        while clause_start > 0 and mask[clause_start - 1].isspace() and not (
+                mask[clause_start - 1] == "\n" and mask[clause_start - 2:clause_start - 1] == "\\"):
+            clause_start -= 1
         if close >= 0 and mask[close] == "]":
             # A lambda without a parameter list: [=] restrict(amp) { ... }
             open_bracket = match_back(mask, close, "[", "]")
@@ -302,12 +514,51 @@ class Port:
             return None
         name = re.sub(r"\s+", "", name_match.group(1))
         start = self.declaration_start(name_match.start())
+        if self.src.in_directive(name_match.start()):
+            # Never before the name and parameters of the #define holding it.
+            group = self.src.directive_group[self.src.line_of(name_match.start())]
+            first = self.src.line_starts[group]
+            define = re.match(r"[ \t]*#[ \t]*define[ \t]+\w+(?:\([^()]*\))?[ \t]*", mask[first:])
+            if define and start < first + define.end():
+                start = first + define.end()
         self.edit(clause_start, m.end(), "", "restrict",
                   "%s on function %s -> %s before its declaration" %
                   (squash(m.group(0)), name, RESTRICT_MACRO if device else "(none)"))
         if device:
             self.edit(start, start, RESTRICT_MACRO + " ", "restrict", None)
+        self.last_params = (open_paren, close)
         return ("function", name, None)
+
+    def port_array_parameters(self, open_paren, close):
+        """A kernel-only function takes `array<T, N>&`; kernels now hold the array's handle
+        (hipamp::kernel_handle), so the parameter takes the handle, by value."""
+        mask = self.src.mask
+        decl = re.compile(r"(?<![\w:])(const\s+)?((?:(?:concurrency|Concurrency|hipamp)\s*::\s*)?"
+                          r"array\s*<([^;{}()]*?)>)(\s+const)?\s*&(?!&)")
+        head_from = max(mask.rfind(c, 0, open_paren) for c in ";{}") + 1
+        template_params = set(re.findall(r"(?:typename|class)\s+(\w+)", " ".join(
+            re.findall(r"\btemplate\s*<([^{};]*?)>\s*(?=[\w:])", mask[head_from:open_paren]))))
+        for m in decl.finditer(mask, open_paren, close):
+            if re.search(r"std\s*::\s*$", mask[:m.start(2)]):
+                continue
+            args = m.group(3).rsplit(",", 1)
+            element = args[0].strip()
+            rank = args[1].strip() if len(args) == 2 else "1"
+            # A const array parameter takes a read-only handle, array_ref<const T, N>: callers
+            # pass writable or read-only handles (kernel_handle of a const array), and the
+            # writable one converts. Where T is the function's template parameter that would
+            # stop deduction from a writable handle, so it stays const array_ref<T, N>: T then
+            # deduces from either handle (as const U from a read-only one).
+            const = m.group(1) or m.group(4)
+            if const and element not in template_params:
+                new = "hipamp::array_ref<const %s, %s>" % (element, rank)
+            else:
+                new = "%shipamp::array_ref<%s, %s>" % ("const " if const else "", element, rank)
+            if not mask[m.end():m.end() + 1].isspace():
+                new += " "
+            self.edit(m.start(), m.end(), new, "capture",
+                      "kernel function parameter %s -> %s (kernels hold arrays through "
+                      "hipamp::kernel_handle)" % (squash(m.group(0)), new.strip()))
 
     def declaration_start(self, offset):
         """Where the declaration holding `offset` starts, after any template<...> heads."""
@@ -346,18 +597,63 @@ class Port:
     # ---- index ------------------------------------------------------------------------
     def port_index(self):
         mask = self.src.mask
+        # Qualified everywhere, also in helper headers that lean on their includer's
+        # using-directive: POSIX ::index clashes with any unqualified index<...>.
         directive = re.search(r"\busing\s+namespace\s+(?:::\s*)?(concurrency|Concurrency)\s*;", mask)
-        if not directive:
-            return
-        qualifier = directive.group(1) + "::"
+        spelling = directive.group(1) if directive else "concurrency"
+        qualifier = spelling + "::"
         for m in re.finditer(r"(?<![\w:.])(?<!->)index(\s*<\s*[\w\s:+\-*]*>)", mask):
+            if self.src.in_directive(m.start()):
+                continue
             self.edit(m.start(), m.start(), qualifier, "index",
                       "index%s -> %sindex%s (POSIX ::index makes the bare name ambiguous under "
                       "`using namespace %s;`)" % (squash(m.group(1)), qualifier,
-                                                   squash(m.group(1)), directive.group(1)))
+                                                   squash(m.group(1)), spelling))
         for m in re.finditer(r"\busing\s+(?:::\s*)?(?:concurrency|Concurrency)\s*::\s*index\s*;", mask):
             self.warn(m.start(), "index", "a using-declaration of index at namespace scope "
                       "conflicts with POSIX ::index; qualify the uses instead")
+
+    # ---- textures ---------------------------------------------------------------------------
+    def port_texture_names(self):
+        """texture, texture_view and writeonly_texture_view live in concurrency::graphics (hipamp:
+        hipamp::graphics). Programs name them bare, often under `using namespace concurrency;`
+        alone, which MSVC's late lookup let pass; qualified, they resolve wherever they are."""
+        mask = self.src.mask
+        declared = set(re.findall(r"\b(?:class|struct|using|typedef)\s+(?:[\w:<>, ]+\s+)?(\w+)", mask))
+        for m in re.finditer(r"(?<![\w:.])(?<!->)(texture|texture_view|writeonly_texture_view)\s*<", mask):
+            name = m.group(1)
+            if name in declared or self.src.in_directive(m.start()):
+                continue
+            self.edit(m.start(), m.start(), "concurrency::graphics::", "qualify",
+                      "%s -> concurrency::graphics::%s (C++ AMP's textures live in "
+                      "concurrency::graphics)" % (name, name))
+
+    # ---- C++ AMP names in a file without a using-directive --------------------------------
+    def port_unqualified_names(self):
+        """A helper header used before its includer's `using namespace concurrency;` names
+        C++ AMP types bare; MSVC looked them up late, g++ at the template's definition."""
+        mask = self.src.mask
+        if re.search(r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\b", mask):
+            return
+        names = ["accelerator_view", "accelerator", "array_view", "tiled_index", "tiled_extent",
+                 "tile_barrier", "completion_future"]  # parallel_for_each: found by ADL
+        if not re.search(r"\busing\s+namespace\s+std\b", mask):
+            names += ["array", "extent"]
+        declared = set(re.findall(r"\b(?:class|struct|using|typedef)\s+(?:[\w:<>, ]+\s+)?(\w+)", mask))
+        pattern = r"(?<![\w:.#])(?<!->)(%s)\b" % "|".join(names)
+        for m in re.finditer(pattern, mask):
+            name = m.group(1)
+            if name in declared or self.src.in_directive(m.start()):
+                continue
+            if name in ("array", "extent") and not re.match(r"\s*<", mask[m.end():]):
+                continue
+            if any(e[0] <= m.start() < e[1] or e[0] == m.start() for e in self.edits):
+                continue
+            if name == "accelerator" and re.search(r"\b(?:std|hipamp)\s*::\s*$", mask[:m.start()]):
+                continue
+            self.edit(m.start(), m.start(), "concurrency::", "qualify",
+                      "%s -> concurrency::%s (no `using namespace concurrency;` in this file: "
+                      "g++ looks names up where a template is defined)" % (name, name))
 
     # ---- properties -------------------------------------------------------------------
     def port_properties(self):
@@ -380,20 +676,346 @@ class Port:
                               ".get_%s() (or .%s()), write with .set_%s(v)" %
                               ((m.group(1),) * 4))
 
-    # ---- warnings ---------------------------------------------------------------------
-    def check_kernel_captures(self, kernels):
+    # ---- Windows headers and the program's own includes --------------------------------
+    def port_windows_includes(self):
+        text, mask = self.src.text, self.src.mask
+        include = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.M)
+        have = set()
+        first_include = None
+        for m in include.finditer(text):
+            if mask[m.start() + m.group(0).index("#")] != "#":
+                continue
+            if first_include is None:
+                first_include = m.start()
+            name = m.group(2).strip()
+            low = name.lower().replace("\\", "/")
+            span = (m.start(1), m.end(0))
+            if low in COMPAT_HEADERS:
+                new = "<%s>" % COMPAT_HEADERS[low]
+                have.add(COMPAT_HEADERS[low])
+                self.edit(span[0], span[1], new, "windows",
+                          "#include %s%s -> #include %s (hipamp's compatibility header)" %
+                          (m.group(1), name, new))
+            elif low in DROPPED_HEADERS:
+                self.edit(m.start(), m.end(), "// amp2hipamp: #include <%s> (%s) dropped" %
+                          (name, DROPPED_HEADERS[low]), "windows",
+                          "#include <%s> dropped: %s" % (name, DROPPED_HEADERS[low]))
+            elif low in MSVC_STD_HEADERS and m.group(1) == "<":
+                new = "<%s>" % MSVC_STD_HEADERS[low]
+                self.edit(span[0], span[1], new, "windows",
+                          "#include <%s> (MSVC's internal header) -> #include %s" % (name, new))
+            elif low.startswith("hipamp/compat/"):
+                have.add(low)
+            elif m.group(1) == '"':
+                found = self.resolve_include(name)
+                if found and found != name:
+                    self.edit(span[0], span[1], '"%s"' % found, "include",
+                              '#include "%s" -> "%s" (the file\'s name on disk; Linux file '
+                              'names are case-sensitive, and / separates directories)' %
+                              (name, found))
+        # <amp.h> brings <windows.h> on MSVC: files use its timers and types without including it.
+        if first_include is None:
+            first_include = self.top_insertion_point()
+        if "hipamp/compat/windows.h" not in have and re.search(
+                r"\b(?:LARGE_INTEGER|QueryPerformanceCounter|QueryPerformanceFrequency|"
+                r"GetTickCount(?:64)?|DWORD|Sleep|BOOL|UINT)\b", mask):
+            self.edit(first_include, first_include,
+                      "#include <hipamp/compat/windows.h>  // amp2hipamp: <amp.h> brings "
+                      "<windows.h> on MSVC\n", "windows",
+                      "uses the Windows API without #include <windows.h> (<amp.h> brought it on "
+                      "MSVC): added #include <hipamp/compat/windows.h>")
+
+    def top_insertion_point(self):
+        """Where a file without #include lines can take one: after `#pragma once` or an include
+        guard, else before its first line of code."""
         mask = self.src.mask
-        seen = set()
-        for start, end in kernels:
+        m = re.search(r"^[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n", mask, re.M)
+        if m:
+            return m.end()
+        m = re.match(r"\s*#[ \t]*ifndef[ \t]+(\w+)[^\n]*\n[ \t]*#[ \t]*define[ \t]+\1\b[^\n]*\n", mask)
+        if m:
+            return m.end()
+        m = re.search(r"\S", mask)
+        return self.src.line_starts[self.src.line_of(m.start())] if m else len(mask)
+
+    def resolve_include(self, name):
+        """The on-disk spelling of a quoted include, or None when it cannot be found."""
+        base = os.path.dirname(os.path.abspath(self.path)) if self.path not in ("-", "") else None
+        parts = [p for p in name.replace("\\", "/").split("/") if p]
+        if base is None or not os.path.isdir(base):
+            return "/".join(parts) if "\\" in name else None
+        here, out = base, []
+        for part in parts:
+            if part in (".", ".."):
+                here = os.path.normpath(os.path.join(here, part))
+                out.append(part)
+                continue
+            try:
+                entries = os.listdir(here)
+            except OSError:
+                return "/".join(parts) if "\\" in name else None
+            if part in entries:
+                match = part
+            else:
+                matches = [e for e in entries if e.lower() == part.lower()]
+                if len(matches) != 1:
+                    return "/".join(parts) if "\\" in name else None
+                match = matches[0]
+            out.append(match)
+            here = os.path.join(here, match)
+        return "/".join(out)
+
+    # ---- main ---------------------------------------------------------------------------
+    def port_main(self):
+        mask = self.src.mask
+        for m in re.finditer(r"(?<![\w:])void(\s+)main\s*\(", mask):
+            self.edit(m.start(), m.start() + 4, "int", "main",
+                      "void main -> int main (standard C++; it returns 0 at its end)")
+        for m in re.finditer(r"(?<![\w:])_tmain\s*\(", mask):
+            self.edit(m.start(), m.start() + 6, "main", "main", "_tmain -> main")
+        for m in re.finditer(r"(?<![\w:])_TCHAR\b", mask):
+            self.edit(m.start(), m.end(), "char", "main",
+                      "_TCHAR -> char (the multi-byte build of <tchar.h>)")
+
+    # ---- the REF-device check ------------------------------------------------------------
+    def port_ref_checks(self):
+        """`acc == accelerator(accelerator::direct3d_ref)` constructs the reference device to
+        compare with it. Comparing device paths asks the same question without constructing
+        anything, so it is right whether or not the library provides that device."""
+        mask = self.src.mask
+        ns = r"(?:(?:::\s*)?(?:concurrency|Concurrency)\s*::\s*)?"
+        ref = r"%saccelerator\s*\(\s*%saccelerator\s*::\s*direct3d_ref\s*\)" % (ns, ns)
+        operand = r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*(?:\s*\(\s*\))?|\s*\[[^\[\]\n]*\])*"
+        self.ref_spans = []
+        for m in re.finditer(r"(%s)\s*(==|!=)\s*(%s)|(%s)\s*(==|!=)\s*(%s)" %
+                             (operand, ref, ref, operand), mask):
+            if m.group(1):
+                acc, op = m.group(1), m.group(2)
+            else:
+                acc, op = m.group(6), m.group(5)
+            ns_used = re.match(r"(?:::\s*)?((?:concurrency|Concurrency)\s*::\s*)?", m.group(3) or m.group(4))
+            prefix = squash(ns_used.group(1) or "").replace(" ", "") if ns_used else ""
+            if not prefix and not re.search(
+                    r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\b", mask):
+                prefix = "concurrency::"  # as the qualify rule would write it
+            new = "(%s.get_device_path() %s %saccelerator::direct3d_ref)" % (squash(acc), op, prefix)
+            self.edit(m.start(), m.end(), new, "direct3d_ref",
+                      "%s -> %s (asks the same without constructing the reference device)" %
+                      (squash(m.group(0)), new))
+            self.ref_spans.append((m.start(), m.end()))
+
+    # ---- calls to rewrite: assert(c, "msg"), <windows.h> min/max, HLSL intrinsics -----------
+    def port_calls(self):
+        mask, text = self.src.mask, self.src.text
+        own = set(re.findall(r"#\s*define\s+(min|max|__min|__max)\b", mask))
+        own |= set(m.group(1) for m in re.finditer(
+            r"(?:\b(?:int|float|double|auto|T|inline|static|unsigned|long|_type|bool)\s*[&*]?\s+|>\s*)"
+            r"(min|max)\s*\(", mask))
+        own |= set(re.findall(r"\busing\s+std\s*::\s*(min|max)\b", mask))
+        done_to = 0
+        for m in CALL_PATTERN.finditer(mask):
+            if m.start() < done_to or self.src.in_directive(m.start()):
+                continue
+            name = m.group(1) or m.group(2)
+            if name in own:
+                continue
+            new, end = expand_call(text, mask, m, own)
+            if new is None:
+                continue
+            self.edit(m.start(), end, new, "call", "%s(...) -> %s" % (
+                squash(text[m.start():m.end() - 1]), CALL_RULES[name][1]))
+            done_to = end
+
+    # ---- the template keyword before a dependent member template ---------------------------
+    def port_template_keyword(self):
+        for m in re.finditer(r"(?:\.|->)\s*(tile)\s*<", self.src.mask):
+            self.edit(m.start(1), m.start(1), "template ", "template",
+                      ".tile<...>() -> .template tile<...>() (needed when the object's type "
+                      "depends on a template parameter; MSVC did not ask for it)")
+
+        # `typedef InIt::value_type T;` in a template: MSVC did not ask for `typename` before a
+        # name that depends on a template parameter; g++ and nvcc do.
+        heads = [(h.end(), set(re.findall(r"(?:typename|class)\s+(\w+)", h.group(1))))
+                 for h in re.finditer(r"\btemplate\s*<([^{};]*?)>", self.src.mask)]
+        starts = [h[0] for h in heads]
+        for m in re.finditer(r"\btypedef\s+(\w+)\s*::\s*\w+", self.src.mask):
+            k = bisect.bisect_right(starts, m.start()) - 1
+            if k < 0 or m.group(1) not in heads[k][1]:
+                continue
+            self.edit(m.start(1), m.start(1), "typename ", "template",
+                      "typedef %s::... -> typedef typename %s::... (a name depending on a "
+                      "template parameter; MSVC did not ask for typename)" % (m.group(1), m.group(1)))
+
+    # ---- std::wcout beside narrow output ----------------------------------------------------
+    def port_wide_output(self):
+        mask = self.src.mask
+        names = r"(?<![\w:])std\s*::\s*wcout\b"
+        if re.search(r"\busing\s+namespace\s+std\s*;", mask):
+            names += r"|(?<![\w:.])wcout\b"
+        uses = list(re.finditer(names, mask))
+        if not uses:
+            return
+        narrow = r"(?<![\w:])std\s*::\s*cout\b|(?<![\w:.])(?:printf|puts|putchar)\s*\("
+        if re.search(r"\busing\s+namespace\s+std\s*;", mask):
+            narrow += r"|(?<![\w:.])cout\b"
+        if not re.search(narrow, mask):
+            return  # wide output alone keeps stdout wide throughout: nothing is lost
+        for m in uses:
+            self.edit(m.start(), m.end(), WIDE_OUT_NAME, "wcout", None)
+        self.warn(uses[0].start(), "wcout", "std::wcout beside cout/printf loses the narrow "
+                  "output on glibc (stdout turns wide-oriented); rewrote %d use(s) to %s, which "
+                  "narrows wide text and writes through std::cout" % (len(uses), WIDE_OUT_NAME))
+        if "#define " + WIDE_OUT_GUARD in self.src.text:
+            return
+        # Before the first #include (one inside an #ifdef further down may not be compiled);
+        # the helper includes what it needs.
+        at = None
+        for m in re.finditer(r"^[ \t]*#[ \t]*include[^\n]*\n", self.src.text, re.M):
+            if mask[m.start() + m.group(0).index("#")] == "#":
+                at = m.start()
+                break
+        if at is None:
+            at = self.top_insertion_point()
+        self.edit(at, at, WIDE_OUT_HELPER, "wcout", None)
+        for m in re.finditer(r"(?<![\w:])(?:std\s*::\s*)?(wprintf|wcerr|wclog)\b", mask):
+            self.warn(m.start(), "wcout", "%s beside narrow output: on glibc one stream "
+                      "orientation wins; route it through narrow output" % m.group(1))
+
+    # ---- warnings ---------------------------------------------------------------------
+    # ---- kernels capturing by reference ------------------------------------------------------
+    def port_captures(self, kernels):
+        """A kernel lambda that captures by reference (C++ AMP's way to reach an `array`) becomes
+        a by-value capture, inside a block that shadows each captured array with a
+        hipamp::kernel_handle of the same name: nvcc rejects by-reference captures and
+        init-captures in extended __host__ __device__ lambdas."""
+        mask, text = self.src.mask, self.src.text
+        seen, done_to = set(), -1
+        for start, end in sorted(kernels):
             if start in seen:
                 continue
             seen.add(start)
-            capture = mask[start:end]
-            if "&" in capture:
-                self.warn(start, "capture", "kernel lambda %s captures by reference: works on "
-                          "hipamp's CPU device, but on a GPU an array must be reached through an "
-                          "array_view (array_view<T, N> v(arr); capture v by value)" %
-                          squash(capture))
+            capture = mask[start + 1:end - 1]
+            items = [c.strip() for c in capture.split(",") if c.strip()]
+            if "this" in items or "*this" in items:
+                self.warn(start, "capture", "kernel lambda %s captures this: on a GPU the object "
+                          "lives in host memory; copy the members the kernel needs into locals" %
+                          squash(mask[start:end]))
+            if "&" not in capture:
+                continue
+            body = self.lambda_body(end)
+            if body is None:
+                self.warn(start, "capture", "kernel lambda %s captures by reference and its body "
+                          "was not found: rewrite the capture by hand" % squash(mask[start:end]))
+                continue
+            if re.search(r"(?<![\w.])this\s*->", mask[body[0]:body[1]]):
+                self.warn(start, "capture", "kernel lambda uses this->: on a GPU the object lives "
+                          "in host memory")
+            call = self.enclosing_launch(start)
+            if call is None or call[0] < done_to:
+                self.warn(start, "capture", "kernel lambda %s captures by reference outside a "
+                          "parallel_for_each(...); statement: nvcc rejects it; capture by value "
+                          "and reach arrays through hipamp::kernel_handle(arr)" %
+                          squash(mask[start:end]))
+                continue
+            arrays, unresolved = self.array_names(call[0])
+            used = set(re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", mask[body[0]:body[1]]))
+            by_ref = [i[1:].strip() for i in items if i.startswith("&") and i != "&"]
+            default_ref = "&" in items
+            names = set(by_ref) | (used if default_ref else set())
+            handles = sorted(n for n in names if n in arrays)
+            unknown = sorted(n for n in names if n in unresolved and n not in arrays)
+            if unknown:
+                self.warn(start, "capture", "could not tell whether %s %s C++ AMP array(s) "
+                          "(declared with auto or a dependent type): captured by value; if it "
+                          "is an array, wrap it in hipamp::kernel_handle by hand" %
+                          (", ".join(unknown), "is a" if len(unknown) == 1 else "are"))
+            new_items = []
+            for i in items:
+                if i == "&":
+                    i = "="
+                elif i.startswith("&"):
+                    if "=" in items or default_ref:
+                        continue  # the default by-value capture takes it
+                    i = i[1:].strip()
+                if i not in new_items:
+                    new_items.append(i)
+            self.edit(start, end, "[%s]" % ", ".join(new_items), "capture",
+                      "kernel capture %s -> [%s]%s" % (
+                          squash(capture and text[start:end]), ", ".join(new_items),
+                          (", arrays %s through hipamp::kernel_handle" % ", ".join(handles))
+                          if handles else ""))
+            head = "".join("auto& hipamp_ref_%s = %s; auto %s = hipamp::kernel_handle(hipamp_ref_%s); "
+                           % (n, n, n, n) for n in handles)
+            self.edit(call[0], call[0], "{ " + head, "capture", None)
+            self.edit(call[1], call[1], " }", "capture", None)
+            done_to = call[1]
+
+    def lambda_body(self, capture_end):
+        """(start, end) of the braces of the lambda whose capture ends at capture_end."""
+        mask = self.src.mask
+        i = capture_end
+        while i < len(mask) and mask[i] != "{":
+            if mask[i] == "(":
+                close = match_forward(mask, i)
+                if close is None:
+                    return None
+                i = close
+            elif mask[i] in ";)}":
+                return None
+            i += 1
+        close = match_forward(mask, i) if i < len(mask) else None
+        return None if close is None else (i, close + 1)
+
+    def enclosing_launch(self, offset):
+        """(start, end) of the `parallel_for_each(...);` statement holding offset, where end is
+        just past the semicolon; None when the lambda is not an argument of one."""
+        mask = self.src.mask
+        for m in reversed(list(re.finditer(
+                r"(?:(?:::\s*)?(?:concurrency|Concurrency|hipamp)\s*::\s*)?parallel_for_each\s*\(",
+                mask[:offset]))):
+            close = match_forward(mask, m.end() - 1)
+            if close is None or close < offset:
+                continue
+            semi = re.match(r"\s*;", mask[close + 1:])
+            if not semi:
+                return None
+            before = mask[:m.start()].rstrip()
+            if before and before[-1] not in ";{}):" and not before.endswith("else"):
+                return None  # part of a larger expression
+            return (m.start(), close + 1 + semi.end())
+        return None
+
+    def array_names(self, offset):
+        """Names declared as C++ AMP arrays before offset in its function (parameters, locals)
+        or at file scope, in this file and the local headers it includes; and the names
+        declared with auto/decltype there, which the script cannot resolve."""
+        texts = [self.src.mask[:offset]] + self.header_masks()
+        arrays, unresolved = set(), set()
+        # A texture is captured by reference like an array (C++ AMP forbids copying either).
+        decl = re.compile(r"(?<![\w:])(?<!std::)(?:(?:concurrency|Concurrency|hipamp)\s*::\s*)?"
+                          r"(?:graphics\s*::\s*)?(?:array|texture)\s*<[^;{}()]*?>\s*(?:const\s*)?&{0,2}\s*"
+                          r"([A-Za-z_]\w*)\s*(?=[;,)({=\[])")
+        for t in texts:
+            for m in decl.finditer(t):
+                arrays.add(m.group(1))
+                arrays |= more_declarators(t, m.end())
+            unresolved |= set(re.findall(r"\b(?:auto|decltype\s*\([^()]*\))\s*&{0,2}\s*"
+                                         r"([A-Za-z_]\w*)\s*[=;(]", t))
+        return arrays, unresolved
+
+    def header_masks(self):
+        if not hasattr(self, "_header_masks"):
+            self._header_masks = []
+            base = os.path.dirname(os.path.abspath(self.path))
+            for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', self.src.text, re.M):
+                name = self.resolve_include(m.group(1)) or m.group(1)
+                try:
+                    with open(os.path.join(base, name), "rb") as f:
+                        self._header_masks.append(blank_comments_and_literals(decode(f.read())[0]))
+                except OSError:
+                    pass
+        return self._header_masks
+
 
     def check_unsupported(self):
         for pattern, rule, message in UNSUPPORTED:
@@ -403,6 +1025,10 @@ class Port:
             for m in re.finditer(pattern, haystack):
                 if self.src.mask[m.start()] != haystack[m.start()]:
                     continue
+                if any(e[0] <= m.start() < e[1] for e in self.edits):
+                    continue  # rewritten (a REF-device check, an HLSL intrinsic)
+                if rule == "direct3d_ref" and re.search(r"(?:==|!=)\s*(?:[\w:\s]*::)?\s*$", self.src.mask[:m.start()]):
+                    continue  # compares device paths: fine as it is
                 line = self.src.line_of(m.start())
                 if any(w[1] == rule and self.src.line_of(w[0]) == line for w in self.warnings):
                     continue  # one warning per rule and line: the most specific comes first
@@ -415,7 +1041,8 @@ def is_ident_char(s, i):
 
 
 def skip_space_back(s, i):
-    while i > 0 and s[i - 1].isspace():
+    """Back over white space, and over the line continuations of a macro."""
+    while i > 0 and (s[i - 1].isspace() or (s[i - 1] == "\\" and i < len(s) and s[i] == "\n")):
         i -= 1
     return i
 
@@ -480,8 +1107,8 @@ def main(argv=None):
 
     would_change = False
     for path in args.sources:
-        with open(path, encoding="utf-8", newline="") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            text, encoding = decode(f.read())
         ported, report = port_text(path, text)
         changed_lines = count_changed_lines(text, ported)
         warnings = sum(1 for line in report if ": warning [" in line)
@@ -498,9 +1125,26 @@ def main(argv=None):
             target = args.output or path
             if os.path.dirname(target):
                 os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target, "w", encoding="utf-8", newline="") as f:
-                f.write(ported)
+            with open(target, "wb") as f:
+                f.write(ported.encode(encoding))
     return 1 if args.check and would_change else 0
+
+
+def decode(data):
+    """(text, encoding to write it back with). Windows sources are often cp1252 (the (c) of
+    Microsoft's headers) or UTF-16 with a byte-order mark; the port keeps each file's encoding."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16"), "utf-16"
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data.decode("utf-8-sig"), "utf-8-sig"
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"  # every byte decodes; bytes survive unchanged
 
 
 def count_changed_lines(before, after):

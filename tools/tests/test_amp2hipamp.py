@@ -88,7 +88,7 @@ class RestrictOnLambdas(PortTest):
 
     def test_multiline_parameter_list(self):
         self.assertPorts("pfe(e, [=](index<2> idx)\n    restrict(amp)\n{\n});",
-                         "pfe(e, [=] HIPAMP_RESTRICT (index<2> idx)\n{\n});")
+                         "pfe(e, [=] HIPAMP_RESTRICT (concurrency::index<2> idx)\n{\n});")
 
 
 class RestrictOnFunctions(PortTest):
@@ -118,7 +118,7 @@ class RestrictOnFunctions(PortTest):
                   "float p::twice() const restrict(amp) { return 2 * x; }\n")
         after = ("struct p {\n public:\n  HIPAMP_RESTRICT p(float v) : x(v) {}\n"
                  "  HIPAMP_RESTRICT float get() const { return x; }\n"
-                 "  HIPAMP_RESTRICT void operator()(index<1> i) const {}\n"
+                 "  HIPAMP_RESTRICT void operator()(concurrency::index<1> i) const {}\n"
                  "  HIPAMP_RESTRICT bool operator<(const p& o) const { return x < o.x; }\n"
                  "  HIPAMP_RESTRICT friend bool operator==(const p& a, const p& b);\n"
                  "  HIPAMP_RESTRICT ~p() {}\n  float x;\n};\n"
@@ -140,11 +140,26 @@ class RestrictOnFunctions(PortTest):
 
 
 class RestrictLeftAlone(PortTest):
-    def test_macro_bodies_are_reported_not_changed(self):
+    def test_macro_bodies_move_within_their_define(self):
         text = "#define KERNEL(body) [=](index<1> i) restrict(amp) { body }\\\n  restrict(amp)\nint x;\n"
         got, report = port(text)
-        self.assertEqual(got, text)
-        self.assertEqual(sum("warning [restrict]" in l and "macro" in l for l in report), 2, report)
+        self.assertEqual(got, "#define KERNEL(body) [=] HIPAMP_RESTRICT (index<1> i) { body }\\\n  restrict(amp)\nint x;\n")
+        self.assertEqual(sum("warning [restrict]" in l and "macro" in l for l in report), 1, report)
+        self.assertEqual(port(got)[0], got)
+
+    def test_macros_with_continuations_and_declarations(self):
+        self.assertPorts("#define K \\\n  [=](int i) \\\n  restrict(amp) { }\n",
+                         "#define K \\\n  [=] HIPAMP_RESTRICT (int i) \\\n { }\n")
+        self.assertPorts("#define DECL(n) float n(float x) restrict(amp)\n",
+                         "#define DECL(n) HIPAMP_RESTRICT float n(float x)\n")
+
+    def test_launch_macro_compiles(self):
+        text = ("#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n"
+                "#define P_F_E(ext, D0) parallel_for_each(ext, [=](tiled_index<D0> t) restrict(amp){ v[t.global] = 1; })\n"
+                "int main() { std::vector<int> h(64); array_view<int, 1> v(64, h); P_F_E(v.extent.tile<16>(), 16); "
+                "v.synchronize(); for (int x : h) if (x != 1) return 1; return 0; }\n")
+        got, _ = port(text, only_amp=True)
+        compile_ported(self, got, run=True)
 
     def test_comments_strings_and_other_words(self):
         text = ('// f() restrict(amp)\nconst char* s = "restrict(amp)";\n'
@@ -175,7 +190,9 @@ class IndexRule(PortTest):
         self.assertPorts(text, text, set())
 
     def test_nothing_without_a_using_directive(self):
-        self.assertPorts("using concurrency::extent;\nindex<1> i;\n", "using concurrency::extent;\nindex<1> i;\n", set())
+        # Helper headers lean on their includer's using-directive: qualified all the same.
+        self.assertPorts("using concurrency::extent;\nindex<1> i;\n",
+                         "using concurrency::extent;\nconcurrency::index<1> i;\n", {"index"})
 
     def test_namespace_scope_using_declaration_is_reported(self):
         self.assertTrue(any("using-declaration" in w for w in self.warnings(
@@ -184,9 +201,9 @@ class IndexRule(PortTest):
 
 class PropertyRule(PortTest):
     def test_reads_become_getters(self):
-        self.assertPorts("std::wcout << acc.description << acc.dedicated_memory << av.accelerator.device_path "
+        self.assertPorts("out << acc.description << acc.dedicated_memory << av.accelerator.device_path "
                          "<< p->is_emulated << a.accelerator_view.queuing_mode;",
-                         "std::wcout << acc.get_description() << acc.get_dedicated_memory() << "
+                         "out << acc.get_description() << acc.get_dedicated_memory() << "
                          "av.get_accelerator().get_device_path() << p->get_is_emulated() << "
                          "a.get_accelerator_view().get_queuing_mode();", {"property"})
 
@@ -222,23 +239,24 @@ class OnlyAmpSources(PortTest):
 
 
 class Warnings(PortTest):
-    def test_kernel_capturing_by_reference(self):
-        text = "pfe(e, [=, &arr](index<1> i) restrict(amp) { arr[i] = 0; });\npfe(e, [&](index<1> i) restrict(amp) {});\n" \
+    def test_kernel_capturing_by_reference_outside_a_launch(self):
+        text = "auto k = [=, &arr](index<1> i) restrict(amp) { arr[i] = 0; };\n" \
                "auto host = [&](int i) restrict(cpu) {};\n"
         warned = [w for w in self.warnings(text) if "[capture]" in w]
-        self.assertEqual(len(warned), 2, warned)
-        self.assertIn("array_view", warned[0])
-        ported, _ = port(text)  # still reported on the ported file
-        self.assertEqual(len([w for w in self.warnings(ported) if "[capture]" in w]), 2)
+        self.assertEqual(len(warned), 1, warned)
+        self.assertIn("kernel_handle", warned[0])
 
     def test_unsupported_features(self):
         text = ('#include <d3d11.h>\nauto d = concurrency::direct3d::get_device(av);\n'
-                "accelerator r(accelerator::direct3d_ref);\ntexture<float, 2> t(e);\n"
+                "accelerator r(accelerator::direct3d_ref);\nsampler s(filter_point);\n"
                 "float m = direct3d::mad(a, b, c);\nf.to_task();\n")
         warned = self.warnings(text)
         for rule in ("direct3d", "direct3d_ref", "texture", "ppl"):
             self.assertTrue(any("[%s]" % rule for w in warned if "[%s]" % rule in w), (rule, warned))
-        self.assertEqual(len(warned), 6, warned)  # one per line
+        self.assertEqual(len(warned), 4, warned)  # one per line; d3d11.h and mad are rewritten
+        got, _ = port(text)
+        self.assertIn("#include <hipamp/compat/d3d11.h>", got)
+        self.assertIn("float m = ((a) * (b) + (c));", got)
 
     def test_tile_static_and_concurrency_names_stay(self):
         text = "tile_static float s[16]; concurrency::array_view<int, 1> v; Concurrency::extent<1> e;"
@@ -352,3 +370,448 @@ class WholePrograms(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# ---- issue 14/15: the rewrites the public C++ AMP programs needed ------------------------------
+REPO = os.path.dirname(os.path.dirname(HERE))
+# Only when asked: a package lying around in /tmp may be an older hipamp (CI failed on one).
+CPU_PREFIX = os.environ.get("HIPAMP_CPU_PREFIX")
+NVCC = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+
+
+def compile_ported(test, source, nvcc=False, run=False, force_include=None):
+    """Compiles (and runs) ported text against hipamp (the CPU package at HIPAMP_CPU_PREFIX, or
+    the source tree's headers for a compile-only nvcc check); kernel_handle and the compat headers are the library's own."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "t.cpp")
+        with open(path, "w") as f:
+            f.write(source)
+        flags = ["-include", force_include] if force_include else []
+        if nvcc:
+            build_inc = glob.glob(os.path.join(REPO, "build*", "generated", "include"))
+            if not build_inc:
+                test.skipTest("no configured build dir for the generated headers")
+            cmd = [NVCC, "-x", "cu", "-std=c++17", "--extended-lambda", "--expt-relaxed-constexpr",
+                   "-arch=sm_90", "-I", os.path.join(REPO, "include"), "-I", os.path.join(REPO, "fallback", "include"),
+                   "-I", build_inc[0]] + flags + \
+                  ["-c", path, "-o", os.path.join(d, "t.o")]
+        else:
+            # CTest names this build's headers, library and flags (tools/CMakeLists.txt); run by
+            # hand, an installed CPU package at HIPAMP_CPU_PREFIX serves instead.
+            includes = [i for i in os.environ.get("HIPAMP_TEST_INCLUDES", "").split(":") if i]
+            library = os.environ.get("HIPAMP_TEST_LIBRARY")
+            extra = os.environ.get("HIPAMP_TEST_CXXFLAGS", "").split()
+            if not (includes and library):
+                if not CPU_PREFIX or not os.path.exists(os.path.join(CPU_PREFIX, "lib", "libhipamp.a")):
+                    test.skipTest("no CPU build named by CTest and no installed CPU package at %s" % CPU_PREFIX)
+                includes = [os.path.join(CPU_PREFIX, "include")]
+                library = os.path.join(CPU_PREFIX, "lib", "libhipamp.a")
+            cmd = ["g++", "-std=c++17", "-fopenmp"] + extra + \
+                  [x for i in includes for x in ("-I", i)] + flags + \
+                  [path, "-o", os.path.join(d, "t"), library, "-pthread"]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=d)
+        test.assertEqual(p.returncode, 0, p.stdout.decode()[-3000:])
+        if run:
+            p = subprocess.run([os.path.join(d, "t")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=120, stdin=subprocess.DEVNULL)
+            test.assertEqual(p.returncode, 0, p.stdout.decode()[-3000:])
+            return p.stdout.decode()
+    return ""
+
+
+class WindowsIsms(PortTest):
+    def test_windows_headers_become_compat_headers(self):
+        self.assertPorts("#include <windows.h>\n#include <Windows.h>\n#include <tchar.h>\n#include <ppl.h>\n"
+                         "#include <d3d11.h>\n",
+                         "#include <hipamp/compat/windows.h>\n#include <hipamp/compat/windows.h>\n"
+                         "#include <hipamp/compat/tchar.h>\n#include <hipamp/compat/ppl.h>\n"
+                         "#include <hipamp/compat/d3d11.h>\n", {"windows"})
+
+    def test_sdk_version_header_dropped(self):
+        got = self.assertPorts("#include <SDKDDKVer.h>\nint x;\n", None if False else
+                               "// amp2hipamp: #include <SDKDDKVer.h> (Windows SDK version macros, "
+                               "nothing to port) dropped\nint x;\n")
+        self.assertTrue(got)
+
+    def test_timer_without_windows_include_gets_one(self):
+        self.assertPorts("#include <amp.h>\ninline double t() { LARGE_INTEGER f; "
+                         "QueryPerformanceFrequency(&f); return double(f.QuadPart); }\n",
+                         "#include <hipamp/compat/windows.h>  // amp2hipamp: <amp.h> brings <windows.h> on MSVC\n"
+                         "#include <hipamp/amp.h>\ninline double t() { LARGE_INTEGER f; "
+                         "QueryPerformanceFrequency(&f); return double(f.QuadPart); }\n")
+
+    def test_void_main_and_tmain(self):
+        self.assertPorts("void main()\n{\n}\n", "int main()\n{\n}\n", {"main"})
+        self.assertPorts("int _tmain(int argc, _TCHAR* argv[]) { return 0; }\n",
+                         "int main(int argc, char* argv[]) { return 0; }\n", {"main"})
+
+    def test_include_case_and_backslashes_follow_the_disk(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "Sub"))
+            open(os.path.join(d, "BlackScholes.h"), "w").close()
+            open(os.path.join(d, "Sub", "Scan.h"), "w").close()
+            src = os.path.join(d, "main.cpp")
+            text = '#include "blackscholes.h"\n#include "sub\\\\scan.h"\n#include "missing.h"\n'
+            got, _ = amp2hipamp.port_text(src, text, False)
+            self.assertEqual(got, '#include "BlackScholes.h"\n#include "Sub/Scan.h"\n#include "missing.h"\n')
+            self.assertEqual(amp2hipamp.port_text(src, got, False)[0], got)
+
+    def test_cp1252_and_utf16_files_keep_their_encoding(self):
+        with tempfile.TemporaryDirectory() as d:
+            for encoding, head in (("cp1252", b"// \xa9 Microsoft \x96 all rights\n"),
+                                   ("utf-16", "// \u00a9 Microsoft\n".encode("utf-16"))):
+                path = os.path.join(d, "t_%s.cpp" % encoding)
+                body = "#include <amp.h>\nvoid main() {}\n".encode(encoding)
+                if encoding == "utf-16":
+                    body = body[2:]  # one byte-order mark
+                with open(path, "wb") as f:
+                    f.write(head + body)
+                with redirect_stdout(io.StringIO()):
+                    self.assertEqual(amp2hipamp.main(["-i", path]), 0)
+                with open(path, "rb") as f:
+                    data = f.read()
+                text = data.decode(encoding)
+                self.assertIn("\u00a9", text)
+                self.assertIn("#include <hipamp/amp.h>", text)
+                self.assertIn("int main()", text)
+
+
+class ProgramCalls(PortTest):
+    def test_assert_with_a_message(self):
+        self.assertPorts('assert(n % 4 == 0, "n must be a multiple of 4");\nassert(f(a, b));\n',
+                         'assert((n % 4 == 0) && "n must be a multiple of 4");\nassert(f(a, b));\n', {"call"})
+
+    def test_windows_min_max_nested_and_in_kernels(self):
+        self.assertPorts("float m = __max(1, __max(abs(a), abs(b)));\nint c = min(K - 1, i - b);\n"
+                         "int s = std::min(a, b); int t = x.max(); int u = std::numeric_limits<int>::max();\n",
+                         "float m = ((1) > (((abs(a)) > (abs(b)) ? (abs(a)) : (abs(b)))) ? (1) : "
+                         "(((abs(a)) > (abs(b)) ? (abs(a)) : (abs(b)))));\nint c = ((K - 1) < (i - b) ? (K - 1) : (i - b));\n"
+                         "int s = std::min(a, b); int t = x.max(); int u = std::numeric_limits<int>::max();\n")
+
+    def test_own_min_is_left_alone(self):
+        text = "template <class T> T min(T a, T b) { return a < b ? a : b; }\nint c = min(1, 2);\n"
+        self.assertPorts(text, text, set())
+
+    def test_hlsl_intrinsics_written_out(self):
+        self.assertPorts("int d = direct3d::clamp(i + k, 0, n - 1); float y = concurrency::direct3d::mad(a, b, c);\n",
+                         "int d = ((i + k) < (0) ? (0) : (i + k) > (n - 1) ? (n - 1) : (i + k)); "
+                         "float y = ((a) * (b) + (c));\n", {"call"})
+
+    def test_template_keyword_before_tile(self):
+        self.assertPorts("pfe(data.extent.tile<T, T>(), k); pfe(e.template tile<4>(), k);\n",
+                         "pfe(data.extent.template tile<T, T>(), k); pfe(e.template tile<4>(), k);\n", {"template"})
+
+    def test_index_with_a_template_parameter_everywhere(self):
+        self.assertPorts("template <int RANK> void f(index<RANK> i, index<RANK - 1> j);\n",
+                         "template <int RANK> void f(concurrency::index<RANK> i, concurrency::index<RANK - 1> j);\n",
+                         {"index"})
+
+    def test_conformance_suite_kernel_without_other_signs(self):
+        got, _ = port("void k(index<_rank>& idx, int& f) __GPU\n{\n}\n", only_amp=True)
+        self.assertIn("void k(concurrency::index<_rank>& idx", got)
+
+    def test_header_without_amp_signs_but_default_view(self):
+        got, _ = port("void f(accelerator& a) { auto v = a.default_view; }\n", only_amp=True)
+        self.assertIn("a.get_default_view()", got)
+
+
+REF_PROGRAM = r'''#include <amp.h>
+#include <iostream>
+#include <cstdio>
+using namespace concurrency;
+int main()
+{
+    accelerator default_device;
+    std::wcout << L"Using device : " << default_device.get_description() << std::endl;
+    if (default_device == accelerator(accelerator::direct3d_ref))
+        std::cout << "WARNING!! Running on very slow emulator!" << std::endl;
+    std::vector<accelerator> accs = accelerator::get_all();
+    int real = 0;
+    for (auto& a : accs)
+        if (a != accelerator(accelerator::direct3d_ref) && !a.is_emulated) ++real;
+    std::wcout << L"real accelerators: " << real << std::endl;
+    printf("narrow output %d\n", 42);
+    return 0;
+}
+'''
+
+
+class RefDeviceAndWideOutput(PortTest):
+    def test_ref_check_compares_device_paths(self):
+        self.assertPorts("if (d == accelerator(accelerator::direct3d_ref)) warn();\n"
+                         "bool r = concurrency::accelerator(concurrency::accelerator::direct3d_ref) != accs[i];\n",
+                         "if ((d.get_device_path() == concurrency::accelerator::direct3d_ref)) warn();\n"
+                         "bool r = (accs[i].get_device_path() != concurrency::accelerator::direct3d_ref);\n",
+                         {"direct3d_ref"})
+        self.assertPorts("using namespace concurrency;\nif (d == accelerator(accelerator::direct3d_ref)) w();\n",
+                         "using namespace concurrency;\nif ((d.get_device_path() == accelerator::direct3d_ref)) w();\n")
+
+    def test_wcout_is_routed_through_cout(self):
+        got, report = port(REF_PROGRAM, only_amp=True)
+        self.assertNotIn("std::wcout <<", got)
+        self.assertTrue(any("warning [wcout]" in l for l in report), report)
+        self.assertEqual(port(got)[0], got)
+
+    def test_wide_output_alone_is_left_alone(self):
+        text = "#include <amp.h>\nint main() { std::wcout << L\"only wide\" << std::endl; }\n"
+        got, report = port(text, only_amp=True)
+        self.assertIn("std::wcout << L\"only wide\"", got)
+        self.assertFalse(any("[wcout]" in l for l in report), report)
+
+    def test_ported_ref_program_runs_and_keeps_its_narrow_output(self):
+        got, _ = port(REF_PROGRAM, only_amp=True)
+        out = compile_ported(self, got, run=True)
+        self.assertIn("Using device : ", out)
+        self.assertIn("real accelerators: ", out)
+        self.assertIn("narrow output 42", out)
+
+
+# A kernel helper taking `const array<float, 1>&`, called with a read-only handle (a const
+# array parameter captured by reference) and with a writable one (a local array).
+CONST_HELPER_PROGRAM = r'''#include <amp.h>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+using namespace concurrency;
+float weighted(const array<float, 1>& w, index<1> i) restrict(amp)
+{
+    return w[i] * 2.0f;
+}
+void blend(const array<float, 1>& in, std::vector<float>& out)
+{
+    array<float, 1> mine(in.extent);
+    parallel_for_each(in.extent, [&] (index<1> i) restrict(amp) { mine[i] = float(i[0] % 5); });
+    array<float, 1> result(in.extent);
+    parallel_for_each(in.extent, [&] (index<1> i) restrict(amp)
+    {
+        result[i] = weighted(in, i) + weighted(mine, i);
+    });
+    out = result;
+}
+int main()
+{
+    const int n = 3000;
+    std::vector<float> v(n), out(n);
+    srand(11);
+    for (int i = 0; i < n; ++i) v[i] = float(rand() % 1000) / 8.0f;
+    array<float, 1> in(n, v.begin());
+    blend(in, out);
+    for (int i = 0; i < n; ++i) {
+        float ref = v[i] * 2.0f + float(i % 5) * 2.0f;
+        if (out[i] != ref) { printf("mismatch at %d: %f vs %f\n", i, out[i], ref); return 1; }
+    }
+    printf("PASSED\n");
+    return 0;
+}
+'''
+
+CAPTURE_PROGRAM = r'''#include <amp.h>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+using namespace concurrency;
+#define TS 16
+template <typename T>
+void scale_kernel(array<T, 1>& data, const array<T, 1>& factor, tiled_index<TS> t) restrict(amp)
+{
+    data[t.global] *= factor[t.global];
+}
+template <typename T>
+void run(std::vector<T>& v, std::vector<T>& f)
+{
+    array<T, 1> data(int(v.size()), v.begin()), factor(int(f.size()), f.begin());
+    T offset = T(1);
+    parallel_for_each(data.extent.tile<TS>(), [=, &data, &factor] (tiled_index<TS> t) restrict(amp)
+    {
+        scale_kernel(data, factor, t);
+    });
+    parallel_for_each(data.extent, [&] (index<1> i) restrict(amp) { data[i] += offset; });
+    v = data;
+}
+int main()
+{
+    const int n = 4096;
+    std::vector<float> v(n), f(n), ref(n);
+    srand(7);
+    for (int i = 0; i < n; ++i) {
+        v[i] = float(rand() % 1000) / 7.0f;
+        f[i] = float(rand() % 100) / 3.0f;
+        ref[i] = v[i] * f[i] + 1.0f;
+    }
+    run(v, f);
+    for (int i = 0; i < n; ++i)
+        if (v[i] != ref[i]) { printf("mismatch at %d: %f vs %f\n", i, v[i], ref[i]); return 1; }
+    printf("PASSED\n");
+    return 0;
+}
+'''
+
+
+class CaptureByReference(PortTest):
+    def test_launch_gets_a_block_of_handles(self):
+        text = ("void f(array<float, 1>& a, array_view<float, 1> v, int n) {\n"
+                "  parallel_for_each(v.extent, [&](index<1> i) restrict(amp) { v[i] = a[i] * n; });\n}\n")
+        got, report = port(text)
+        self.assertIn("{ auto& hipamp_ref_a = a; auto a = hipamp::kernel_handle(hipamp_ref_a); "
+                      "parallel_for_each(v.extent, [=] HIPAMP_RESTRICT (concurrency::index<1> i) "
+                      "{ v[i] = a[i] * n; }); }", got)
+        self.assertEqual(port(got)[0], got, "not idempotent")
+
+    def test_explicit_reference_captures_and_declarator_lists(self):
+        text = ("void f() {\n  array<int, 2> a(e), b(e, v.begin()), c(e);\n"
+                "  parallel_for_each(e, [=, &b, &c](index<2> i) restrict(amp) { c[i] = b[i]; });\n}\n")
+        got, _ = port(text)
+        self.assertIn("{ auto& hipamp_ref_b = b; auto b = hipamp::kernel_handle(hipamp_ref_b); "
+                      "auto& hipamp_ref_c = c; auto c = hipamp::kernel_handle(hipamp_ref_c); "
+                      "parallel_for_each(e, [=] HIPAMP_RESTRICT", got)
+
+    def test_unresolved_names_and_this_are_reported(self):
+        text = ("struct s { int m; void f() {\n  auto a = make();\n"
+                "  parallel_for_each(e, [&](index<1> i) restrict(amp) { a[i] = this->m; });\n} };\n")
+        warned = [w for w in self.warnings(text) if "[capture]" in w]
+        self.assertTrue(any("could not tell whether a is" in w for w in warned), warned)
+        self.assertTrue(any("this->" in w for w in warned), warned)
+
+    def test_kernel_function_parameters_take_the_handle(self):
+        self.assertPorts("void k(array<float, 2>& a, const array<int, 1>& b, int n) restrict(amp) {}\n",
+                         "HIPAMP_RESTRICT void k(hipamp::array_ref<float, 2> a, hipamp::array_ref<const int, 1> b, int n) {}\n")
+
+    def test_const_parameters_of_templates_still_deduce(self):
+        self.assertPorts("template <typename T, int N>\nvoid k(const array<T, N>& b, const array<float, 1>& c) restrict(amp) {}\n",
+                         "template <typename T, int N>\nHIPAMP_RESTRICT void k(const hipamp::array_ref<T, N> b, "
+                         "hipamp::array_ref<const float, 1> c) {}\n")
+
+    def test_const_helper_takes_writable_and_read_only_handles(self):
+        got, _ = port(CONST_HELPER_PROGRAM, only_amp=True)
+        self.assertIn("hipamp::array_ref<const float, 1> w", got)
+        self.assertIn("PASSED", compile_ported(self, got, run=True))
+
+    @unittest.skipUnless(NVCC, "nvcc not installed")
+    def test_const_helper_compiles_with_nvcc(self):
+        got, _ = port(CONST_HELPER_PROGRAM, only_amp=True)
+        compile_ported(self, got, nvcc=True)
+
+    def test_ported_program_runs_on_the_cpu_device(self):
+        got, _ = port(CAPTURE_PROGRAM, only_amp=True)
+        self.assertNotIn("[&", got)
+        self.assertIn("PASSED", compile_ported(self, got, run=True))
+
+    @unittest.skipUnless(NVCC, "nvcc not installed")
+    def test_ported_program_compiles_with_nvcc(self):
+        got, _ = port(CAPTURE_PROGRAM, only_amp=True)
+        compile_ported(self, got, nvcc=True)
+
+
+# Textures (C++ AMP's concurrency::graphics::texture) captured by reference, as the book's
+# Chapter 7 does, against the library's own texture (<hipamp/texture.hpp>).
+TEXTURE_PROGRAM = r'''#include <amp.h>
+#include <amp_graphics.h>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+using namespace concurrency;
+void CopyTexture(const texture<int, 1>& src, texture<int, 1>& dest)
+{
+    parallel_for_each(dest.extent, [&src, &dest] (index<1> idx) restrict(amp)
+    {
+        dest.set(idx, src[idx] * 3);
+    });
+}
+int main()
+{
+    const int n = 1000;
+    std::vector<int> v(n);
+    srand(5);
+    for (int i = 0; i < n; ++i) v[i] = rand() % 10000;
+    texture<int, 1> a(n, v.begin(), v.end());
+    texture<int, 1> b(n);
+    CopyTexture(a, b);
+    std::vector<int> out(n);
+    copy(b, out.begin());
+    for (int i = 0; i < n; ++i)
+        if (out[i] != v[i] * 3) { printf("mismatch at %d: %d vs %d\n", i, out[i], v[i] * 3); return 1; }
+    printf("PASSED\n");
+    return 0;
+}
+'''
+
+
+class TypenameRule(PortTest):
+    def test_typedef_of_a_dependent_name_gets_typename(self):
+        self.assertPorts("template <typename InIt, typename OutIt>\nvoid f(InIt a) {\n"
+                         "  typedef InIt::value_type T;\n}\n",
+                         "template <typename InIt, typename OutIt>\nvoid f(InIt a) {\n"
+                         "  typedef typename InIt::value_type T;\n}\n", {"template"})
+
+    def test_other_typedefs_are_left_alone(self):
+        self.assertPorts("struct S { typedef int value_type; };\ntemplate <class T> void f() {\n"
+                         "  typedef S::value_type V; typedef std::vector<T> W;\n}\n"
+                         "typedef InIt::value_type X;\n",
+                         "struct S { typedef int value_type; };\ntemplate <class T> void f() {\n"
+                         "  typedef S::value_type V; typedef std::vector<T> W;\n}\n"
+                         "typedef InIt::value_type X;\n", set())
+
+
+class Textures(PortTest):
+    def test_texture_names_are_qualified(self):
+        self.assertPorts("texture<float, 2> t(e); texture_view<const float, 2> v(t);\n"
+                         "writeonly_texture_view<int, 1> w(u); graphics::texture<int, 1> q(e);\n",
+                         "concurrency::graphics::texture<float, 2> t(e); "
+                         "concurrency::graphics::texture_view<const float, 2> v(t);\n"
+                         "concurrency::graphics::writeonly_texture_view<int, 1> w(u); "
+                         "graphics::texture<int, 1> q(e);\n", {"qualify"})
+
+    def test_a_texture_of_its_own_is_left_alone(self):
+        self.assertPorts("template <class T, int N> struct texture {};\ntexture<int, 1> t;\n",
+                         "template <class T, int N> struct texture {};\ntexture<int, 1> t;\n", set())
+
+    def test_captured_textures_go_through_kernel_handle(self):
+        got, report = port(TEXTURE_PROGRAM, only_amp=True)
+        self.assertIn("auto& hipamp_ref_dest = dest; auto dest = hipamp::kernel_handle(hipamp_ref_dest); "
+                      "auto& hipamp_ref_src = src; auto src = hipamp::kernel_handle(hipamp_ref_src); "
+                      "parallel_for_each(dest.extent, [src, dest] HIPAMP_RESTRICT", got)
+        self.assertFalse([w for w in report if ": warning [" in w], report)
+
+    def test_ported_texture_program_runs_on_the_cpu_device(self):
+        got, _ = port(TEXTURE_PROGRAM, only_amp=True)
+        self.assertIn("PASSED", compile_ported(self, got, run=True))
+
+    @unittest.skipUnless(NVCC, "nvcc not installed")
+    def test_ported_texture_program_compiles_with_nvcc(self):
+        got, _ = port(TEXTURE_PROGRAM, only_amp=True)
+        compile_ported(self, got, nvcc=True)
+
+
+class WindowsOnlyFiles(PortTest):
+    def test_timer_header_without_includes_or_amp_signs(self):
+        text = "// timer\n#pragma once\n\ninline double ms(const LARGE_INTEGER& a) { return double(a.QuadPart); }\n"
+        got, _ = amp2hipamp.port_text("Timer.h", text, True)
+        self.assertEqual(got, "// timer\n#pragma once\n#include <hipamp/compat/windows.h>  // amp2hipamp: "
+                              "<amp.h> brings <windows.h> on MSVC\n\ninline double ms(const LARGE_INTEGER& a) "
+                              "{ return double(a.QuadPart); }\n")
+        self.assertEqual(amp2hipamp.port_text("Timer.h", got, True)[0], got)
+
+    def test_wide_output_helper_goes_before_a_conditional_include(self):
+        text = ("#include <amp.h>\n#ifdef MARKERS\n#include <cvmarkersobj.h>\n#endif\n"
+                "int main() { std::wcout << L\"x\" << std::endl; printf(\"y\\n\"); }\n")
+        got, _ = amp2hipamp.port_text("t.cpp", text, True)
+        self.assertLess(got.index("#define AMP2HIPAMP_WIDE_OUT"), got.index("#ifdef MARKERS"))
+        self.assertEqual(amp2hipamp.port_text("t.cpp", got, True)[0], got)
+
+
+class HelperHeaders(PortTest):
+    def test_names_qualified_where_no_using_directive(self):
+        text = ("#pragma once\ntemplate <typename F> double time(F f) {\n"
+                "    accelerator_view view = accelerator(accelerator::default_accelerator).default_view;\n"
+                "    accelerator::get_all(); std::array<int, 2> a; array<float, 1>* p; view.wait(); return 0; }\n")
+        got, _ = amp2hipamp.port_text("Timer.h", text, True)
+        self.assertIn("concurrency::accelerator_view view = concurrency::accelerator("
+                      "concurrency::accelerator::default_accelerator).get_default_view();", got)
+        self.assertIn("concurrency::accelerator::get_all(); std::array<int, 2> a; "
+                      "concurrency::array<float, 1>* p;", got)
+        self.assertEqual(amp2hipamp.port_text("Timer.h", got, True)[0], got)
+
+    def test_nothing_qualified_under_a_using_directive(self):
+        text = "using namespace concurrency;\naccelerator_view v = accelerator().default_view;\n"
+        got, _ = amp2hipamp.port_text("t.cpp", text, True)
+        self.assertEqual(got, "using namespace concurrency;\naccelerator_view v = accelerator().get_default_view();\n")

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Ports the public C++ AMP programs of manifest.json with tools/amp2hipamp.py alone, builds them
+against hipamp, runs them and judges each by its own verdict. Prints a table; writes
+summary.md, results.json and one log per program into the work directory.
+
+  scripts/corpus/run_corpus.py                        CPU device, library built here (build-cpu)
+  scripts/corpus/run_corpus.py --prefix /tmp/hipamp   against an installed package
+  scripts/corpus/run_corpus.py --backend cuda         nvcc + the CUDA backend (the GPU machine):
+                                                      configures, builds and installs the
+                                                      library itself; with $OUT set, everything
+                                                      ends in $OUT/corpus-cuda.tar.gz
+  --stage DIR         copy just the programs' folders from the mirror into DIR (e.g.
+                      build-corpus-src, git-ignored) to carry them to the GPU machine
+  --tool OTHER.py     port with another version of the tool (a baseline)
+  --only NAME...      a subset; --no-run builds only; -j N builds N programs at once
+
+No program is edited by hand and nothing under --src is written: the ported copy lives in the
+work directory (default: build-corpus-<backend>/ in the repository, which git ignores).
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SOURCE_EXT = (".cpp", ".cxx", ".cc", ".h", ".hpp", ".hxx", ".inl")
+
+
+def sh(cmd, log, cwd=None, timeout=None, env=None):
+    """Runs cmd, appends its output to log; returns (exit status or 'timeout', output)."""
+    with open(log, "a", encoding="utf-8") as f:
+        f.write("$ %s\n" % " ".join(cmd))
+    try:
+        p = subprocess.run(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=timeout, env=env)
+        out, rc = p.stdout.decode("utf-8", "replace"), p.returncode
+    except subprocess.TimeoutExpired as e:
+        out, rc = (e.stdout or b"").decode("utf-8", "replace"), "timeout"
+    with open(log, "a", encoding="utf-8") as f:
+        f.write(out + "\n[exit %s]\n" % rc)
+    return rc, out
+
+
+def build_library(backend, build_dir, prefix, log):
+    args = ["-DHIPAMP_BACKEND=%s" % backend, "-DCMAKE_BUILD_TYPE=Release"]
+    for cmd in (["cmake", "-S", REPO, "-B", build_dir] + args,
+                ["cmake", "--build", build_dir, "--target", "hipamp", "-j%d" % min(os.cpu_count() or 2, 16)],
+                ["cmake", "--install", build_dir, "--prefix", prefix]):
+        rc, out = sh(cmd, log)
+        if rc != 0:
+            sys.exit("building the library failed (%s): see %s" % (" ".join(cmd), log))
+
+
+def compile_command(backend, prefix, sources, exe):
+    inc, lib = os.path.join(prefix, "include"), os.path.join(prefix, "lib")
+    if backend == "cuda":
+        nvcc = os.environ.get("NVCC", shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+        return ([nvcc, "-x", "cu", "-std=c++17", "--extended-lambda", "--expt-relaxed-constexpr",
+                 "-arch=sm_%s" % os.environ.get("CUDA_ARCH", "90"), "-O2", "-w", "-I", inc] + sources
+                + ["-o", exe, "-L", lib, "-lhipamp", "-Xcompiler", "-fopenmp", "-lcudart",
+                   "-lpthread"])
+    return ([os.environ.get("CXX", "g++"), "-std=c++17", "-O2", "-fopenmp", "-w", "-I", inc] + sources
+            + ["-o", exe, "-L", lib, "-lhipamp", "-pthread"])
+
+
+def judge(rule, rc, out):
+    if rc == "timeout":
+        return False, "timed out"
+    if rc != 0:
+        return False, "exit %s" % rc
+    for p in rule.get("pass", []):
+        if not re.search(p, out, re.M):
+            return False, "no %r in its output" % p
+    for p in rule.get("fail", []):
+        m = re.search(p, out, re.M)
+        if m:
+            return False, "its output says %r" % m.group(0)
+    return True, "its own check passed"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--manifest", default=os.path.join(HERE, "manifest.json"))
+    ap.add_argument("--src", default="/work/corpus/src", help="the local mirror of the sources")
+    ap.add_argument("--backend", choices=("cpu", "cuda"), default="cpu")
+    ap.add_argument("--prefix", help="an installed hipamp package (default: build and install one)")
+    ap.add_argument("--work", help="work directory (default: <repo>/build-corpus-<backend>)")
+    ap.add_argument("--tool", default=os.path.join(REPO, "tools", "amp2hipamp.py"))
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--no-run", action="store_true")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="programs ported and built at once (the GPU machine: 8)")
+    ap.add_argument("--timeout", type=int, default=300, help="per program, unless the manifest says")
+    ap.add_argument("--label", default="", help="a name for this run in summary.md")
+    ap.add_argument("--stage", metavar="DIR",
+                    help="only copy the manifest's program folders from --src into DIR (for a "
+                         "machine without the mirror: carry DIR, then pass --src DIR there)")
+    args = ap.parse_args()
+
+    manifest = json.load(open(args.manifest, encoding="utf-8"))
+    if args.stage:
+        for prog in manifest["programs"]:
+            src = os.path.join(args.src, prog["dir"])
+            for d in [prog["dir"]] + prog.get("also", []):
+                if os.path.isdir(os.path.join(args.src, d)):
+                    shutil.copytree(os.path.join(args.src, d), os.path.join(args.stage, d),
+                                    dirs_exist_ok=True)
+        print("staged the sources under", args.stage)
+        return 0
+    work = os.path.abspath(args.work or os.path.join(REPO, "build-corpus-%s" % args.backend))
+    os.makedirs(work, exist_ok=True)
+    if args.prefix:
+        prefix = os.path.abspath(args.prefix)
+    else:
+        prefix = os.path.join(work, "hipamp-install")
+        if not os.path.exists(os.path.join(prefix, "lib")):
+            build_library(args.backend, os.path.join(work, "hipamp-build"), prefix,
+                          os.path.join(work, "library.log"))
+
+    def port_and_build(prog):
+        """Ports and builds one program; returns its row and what running it needs."""
+        name = prog["name"]
+        safe = name.replace("/", "_")
+        pdir = os.path.join(work, safe)
+        shutil.rmtree(pdir, ignore_errors=True)
+        src_in = os.path.join(args.src, prog["dir"])
+        src_out = os.path.join(pdir, "src")
+        log = os.path.join(work, safe + ".log")
+        open(log, "w").close()
+        row = {"name": name, "ported": False, "warnings": None, "idempotent": None,
+               "built": False, "ran": False, "why": ""}
+        run = (log, src_out, os.path.join(pdir, "program"))
+        if not os.path.isdir(src_in):
+            row["why"] = "sources missing under %s" % args.src
+            return row, run
+        shutil.copytree(src_in, src_out)
+        # "also": folders the program includes from (ScanPerf's ..\Scan\ScanSimple.h), copied
+        # to the same place relative to the program's folder and ported with it.
+        trees = [src_out]
+        for extra in prog.get("also", []):
+            dest = os.path.normpath(os.path.join(src_out, os.path.relpath(extra, prog["dir"])))
+            if not dest.startswith(pdir + os.sep) or not os.path.isdir(os.path.join(args.src, extra)):
+                row["why"] = "folder %s missing under %s" % (extra, args.src)
+                return row, run
+            shutil.copytree(os.path.join(args.src, extra), dest)
+            trees.append(dest)
+        files = sorted(os.path.relpath(os.path.join(d, f), src_out)
+                       for tree in trees for d, _, fs in os.walk(tree) for f in fs
+                       if f.lower().endswith(SOURCE_EXT))
+        rc, out = sh([sys.executable, args.tool, "-i"] + files, log, cwd=src_out)
+        row["warnings"] = sum(1 for l in out.splitlines() if ": warning [" in l)
+        if rc != 0:
+            row["why"] = "the tool failed: " + (out.strip().splitlines() or ["?"])[-1][:120]
+            return row, run
+        row["ported"] = True
+        # Porting the port again must change nothing.
+        rc, _ = sh([sys.executable, args.tool, "--check", "-q"] + files, log, cwd=src_out)
+        row["idempotent"] = rc == 0
+        sources = [os.path.join(src_out, s) for s in prog["sources"]]
+        rc, out = sh(compile_command(args.backend, prefix, sources, run[2]), log, cwd=src_out)
+        if rc != 0:
+            errors = [l for l in out.splitlines() if "error" in l]
+            row["why"] = "build: %d error line(s); first: %s" % (
+                len(errors), (errors or ["?"])[0].replace(src_out + "/", "")[:160])
+            return row, run
+        row["built"] = True
+        return row, run
+
+    # Builds in parallel (nvcc takes a minute a program); runs one at a time, so that timings
+    # and the device are the program's own.
+    chosen = [p for p in manifest["programs"] if not args.only or p["name"] in args.only]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        built = list(pool.map(port_and_build, chosen))
+    results = []
+    for prog, (row, (log, src_out, exe)) in zip(chosen, built):
+        results.append(row)
+        if not row["built"] or args.no_run:
+            continue
+        start = time.time()
+        rc, out = sh([exe] + prog.get("args", []), log, cwd=src_out,
+                     timeout=prog.get("timeout", args.timeout))
+        row["seconds"] = round(time.time() - start, 1)
+        row["ran"], row["why"] = judge(prog["verdict"], rc, out)
+
+    lines = ["# C++ AMP corpus, %s backend %s" % (args.backend, args.label), "",
+             "| program | ported | tool warnings | port idempotent | built | ran correctly | seconds | why |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["name"], "yes" if r["ported"] else "no", r["warnings"],
+            {True: "yes", False: "NO", None: ""}[r["idempotent"]], "yes" if r["built"] else "no",
+            "yes" if r["ran"] else "no", r.get("seconds", ""), r["why"].replace("|", "\\|")))
+    lines += ["", "built %d/%d, ran correctly %d/%d" % (
+        sum(r["built"] for r in results), len(results), sum(r["ran"] for r in results), len(results))]
+    summary = "\n".join(lines) + "\n"
+    print(summary)
+    with open(os.path.join(work, "summary.md"), "w") as f:
+        f.write(summary)
+    with open(os.path.join(work, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    out_dir = os.environ.get("OUT")
+    if out_dir:
+        tar = os.path.join(out_dir, "corpus-%s.tar.gz" % args.backend)
+        with tarfile.open(tar, "w:gz") as t:
+            for f in ["summary.md", "results.json", "library.log"] + \
+                    [r["name"].replace("/", "_") + ".log" for r in results]:
+                if os.path.exists(os.path.join(work, f)):
+                    t.add(os.path.join(work, f), arcname=os.path.join("corpus-%s" % args.backend, f))
+        print("wrote", tar)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
