@@ -11,6 +11,11 @@
 #                                               # also builds the suite and runs those cases first
 #   bash scripts/gpu_verify.sh build            # configure and build TARGETS (default: all), for
 #                                               # tools that run on the build (profile_sort.sh)
+#   bash scripts/gpu_verify.sh release-build-test       # the full build timed (issue 17), per-unit
+#                                               # times, the suite plain and emulated, ctest
+#   bash scripts/gpu_verify.sh release-consumer-corpus  # next call, same warm machine: the README's
+#                                               # consumer project on the GPU, the public C++ AMP
+#                                               # corpus (carry build-corpus-src), bench_gpu_runtime
 # Everything lands in $OUT (one tarball plus a summary), and a short table is printed last.
 set -uo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -79,6 +84,67 @@ elif [ "$phase" = "build-and-test" ]; then
   grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS/sanitizers.log"
   grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
   echo "---- demo"; sed -n '1,40p' "$LOGS/demo.log"
+elif [ "$phase" = "release-build-test" ]; then
+  # One call: the full Release CUDA build timed (issue 17's goal: <= 4 min on 16 cores), the
+  # per-unit wall times from ninja's log, the suite plain and with the emulated discrete device
+  # default, and the other CTest tests (package consumer with a GPU check, ported programs).
+  {
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    nvcc --version | tail -1
+    lscpu | grep -E "Model name|^CPU\(s\)"
+    date -u
+    git -C "$SRC" rev-parse HEAD 2>/dev/null || true
+  } | tee "$LOGS/machine.txt"
+  configure || { tail -30 "$LOGS/build.log"; exit 1; }
+  build_start=$SECONDS
+  step "full build" "${BUILD_LIMIT:-330}" "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0 \
+    || grep -E "error|FAILED" "$LOGS/build.log" | head -30
+  note "full build wall time: $((SECONDS - build_start)) s on $(nproc) cores"
+  python3 - "$BUILD/.ninja_log" >"$LOGS/unit_times.txt" <<'PY'
+import sys
+rows = []
+for line in open(sys.argv[1]):
+    if line.startswith("#"):
+        continue
+    start, end, _, target, _ = line.rstrip("\n").split("\t")
+    if target.endswith(".o"):
+        rows.append(((int(end) - int(start)) / 1000.0, target))
+rows.sort(reverse=True)
+print("wall seconds per object (16 jobs side by side), largest first; %d objects" % len(rows))
+for s, t in rows[:40]:
+    print("%7.1f  %s" % (s, t))
+PY
+  head -15 "$LOGS/unit_times.txt"
+  T="$BUILD/tests/hipamp_tests"
+  step "tests" 120 "$LOGS/tests.log" "$T"
+  step "tests, emulated discrete device default" 120 "$LOGS/tests_emulated.log" \
+    env HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated "$T"
+  (cd "$BUILD" && step "ctest (other tests)" 100 "$LOGS/ctest.log" \
+    env HIPAMP_CONSUMER_EXPECT_GPU=1 ctest -E "^hipamp_tests" --output-on-failure -j 4)
+  for f in tests tests_emulated; do
+    echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
+  done
+  grep -hE "tests passed|Failed|\*\*\*" "$LOGS/ctest.log" | head -20
+  grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
+elif [ "$phase" = "release-consumer-corpus" ]; then
+  # The next call on the same warm machine: the README's consumer project on the GPU, the
+  # public C++ AMP corpus ported by the tool alone and built with nvcc against the installed
+  # package, and the GPU runtime benchmarks (launch overhead; the launch path moved namespace).
+  step "consumer project (README lines), GPU expected" 200 "$LOGS/consumer.log" \
+    env EXPECT_GPU=1 WORK=/tmp/hipamp-consumer scripts/check-consumer.sh cuda
+  tail -5 "$LOGS/consumer.log"
+  step "install" 60 "$LOGS/install.log" cmake --install "$BUILD" --prefix /tmp/hipamp-cuda
+  step "corpus (CUDA, tool alone)" "${CORPUS_LIMIT:-250}" "$LOGS/corpus.log" env OUT="$LOGS" \
+    python3 "$SRC/scripts/corpus/run_corpus.py" --backend cuda --prefix /tmp/hipamp-cuda -j 8 \
+    --src "$SRC/build-corpus-src" --work /tmp/hipamp-corpus
+  tail -25 "$LOGS/corpus.log"
+  cp /tmp/hipamp-corpus/summary.md "$OUT/corpus_summary.md" 2>/dev/null
+  for b in ${BENCHES:-bench_gpu_runtime}; do
+    step "$b" 90 "$LOGS/$b.log" "$BUILD/benchmarks/$b" --benchmark_repetitions=3 \
+      --benchmark_report_aggregates_only=true --benchmark_out="$LOGS/$b.json" --benchmark_out_format=json
+    cp "$LOGS/$b.json" "$OUT/" 2>/dev/null
+  done
+  python3 "$SRC/scripts/ratios.py" "$LOGS"/bench_*.json 2>/dev/null | tee "$LOGS/ratios.md" | head -40
 elif [ "$phase" = "tests-then-bench" ] || [ "$phase" = "sweep" ]; then
   configure
   if [ "$phase" = "sweep" ]; then
