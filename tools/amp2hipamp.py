@@ -66,6 +66,8 @@ import sys
 AMP_HEADERS = ("amp.h", "amp_math.h", "amp_graphics.h", "amp_short_vectors.h")
 HIPAMP_INCLUDE = "#include <hipamp/amp.h>"
 RESTRICT_MACRO = "HIPAMP_RESTRICT"
+# MSVC's <amp.h> names for restriction clauses, and what each stands for.
+AMP_RESTRICT_MACROS = {"__GPU_ONLY": ["amp"], "__GPU": ["amp", "cpu"], "__CPU_ONLY": ["cpu"]}
 
 # C++ AMP properties (MSVC __declspec(property)) and the getters hipamp has instead.
 PROPERTIES = (
@@ -419,13 +421,33 @@ class Port:
         mask = self.src.mask
         kernels = []
         amp_only, cpu_only = {}, {}
-        for m in re.finditer(r"\brestrict\s*\(([^()]*)\)", mask):
-            specifiers = [s.strip() for s in m.group(1).split(",") if s.strip()]
+        for m in re.finditer(r"\brestrict\s*\(([^()]*)\)|(?<![\w#])(%s)(?!\w)" %
+                             "|".join(AMP_RESTRICT_MACROS), mask):
+            if m.group(2):
+                # MSVC's <amp.h> spells restrict(amp,cpu) __GPU and restrict(amp) __GPU_ONLY;
+                # they stand where restrict(...) does. In a directive they are the macros
+                # themselves (#define __GPU ..., #ifndef __GPU): <hipamp/amp.h> defines them.
+                if self.src.in_directive(m.start()):
+                    continue
+                specifiers = AMP_RESTRICT_MACROS[m.group(2)]
+            else:
+                specifiers = [s.strip() for s in m.group(1).split(",") if s.strip()]
             unknown = [s for s in specifiers if s not in ("cpu", "amp", "direct3d", "auto")]
             if unknown or not specifiers:
                 self.warn(m.start(), "restrict", "unknown restriction %r left as is" % m.group(0))
                 continue
             device = any(s != "cpu" for s in specifiers)
+            if self.src.in_directive(m.start()):
+                line = self.src.line_starts[self.src.line_of(m.start())]
+                whole = re.match(r"[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+$", mask[line:m.start()])
+                if whole and not mask[m.end():mask.find("\n", m.end()) % (len(mask) + 1)].strip():
+                    # `#define __GPU restrict(amp,cpu)`: a name for the clause. Its uses keep
+                    # their place after the declarator, which the host compilers accept for an
+                    # empty or attribute macro; the known names (__GPU, __GPU_ONLY) move.
+                    self.edit(m.start(), m.end(), RESTRICT_MACRO if device else "", "restrict",
+                              "#define %s %s -> %s" % (whole.group(1), squash(m.group(0)),
+                                                       RESTRICT_MACRO if device else "(empty)"))
+                    continue
             before = len(self.edits)
             placed = self.place_restrict(m, device)
             if self.src.in_directive(m.start()):
@@ -452,15 +474,14 @@ class Port:
             if kind == "function" and "cpu" not in specifiers:
                 self.port_array_parameters(*self.last_params)
             if kind == "function" and name:
+                params = re.sub(r"\s+", " ", mask[self.last_params[0] + 1:self.last_params[1]]).strip()
+                decl = (m.start(), params, self.last_decl_start, m.end())
                 if specifiers == ["cpu"]:
-                    cpu_only.setdefault(name, []).append(m.start())
+                    cpu_only.setdefault(name, []).append(decl)
                 elif "cpu" not in specifiers and "auto" not in specifiers:
-                    amp_only.setdefault(name, []).append(m.start())
+                    amp_only.setdefault(name, []).append(decl)
         for name in sorted(set(amp_only) & set(cpu_only)):
-            for offset in amp_only[name] + cpu_only[name]:
-                self.warn(offset, "restrict", "%s is overloaded on restriction: after the port "
-                          "both overloads have one signature; merge them into one HIPAMP_RESTRICT "
-                          "function and choose with #if HIPAMP_DEVICE_COMPILE" % name)
+            self.port_restriction_overloads(name, amp_only[name], cpu_only[name])
         # Kernels already ported (a second run) still get their captures checked.
         for m in re.finditer(r"\[[^\[\]]*\]\s*" + RESTRICT_MACRO + r"\b", mask):
             kernels.append((m.start(), mask.index("]", m.start()) + 1))
@@ -508,8 +529,15 @@ class Port:
             if device:
                 self.edit(before + 1, open_paren, " %s " % RESTRICT_MACRO, "restrict", None)
             return ("lambda", None, (open_bracket, before + 1))
+        name_end = open_paren
+        if mask[skip_space_back(mask, open_paren) - 1] == ">" and not re.search(
+                r"\boperator\s*(?:->|>>=|>=|>>|>)\s*$", mask[:open_paren]):
+            # An explicit specialization names its arguments: `cast<double, int>(...)`.
+            less = match_angle_back(mask, skip_space_back(mask, open_paren) - 1)
+            if less is not None:
+                name_end = less
         name_match = re.search(r"(operator\s*\(\s*\)|operator\s*[^\s\w]+|~?[A-Za-z_]\w*)\s*$",
-                               mask[:open_paren])
+                               mask[:name_end])
         if not name_match:
             return None
         name = re.sub(r"\s+", "", name_match.group(1))
@@ -527,7 +555,73 @@ class Port:
         if device:
             self.edit(start, start, RESTRICT_MACRO + " ", "restrict", None)
         self.last_params = (open_paren, close)
+        self.last_decl_start = start
         return ("function", name, None)
+
+    def port_restriction_overloads(self, name, amp_decls, cpu_decls):
+        """C++ AMP overloads on restriction: `f() restrict(cpu)` beside `f() restrict(amp)`.
+        After the port both have one signature, a redefinition. Where the parameter lists match,
+        each overload is kept for the pass that can call it: the restrict(amp) one in a GPU
+        device pass (#if HIPAMP_DEVICE_COMPILE), the restrict(cpu) one in host passes, which
+        also compile kernels for the CPU device (there they call the restrict(cpu) one: the
+        two bodies should agree, and a warning says so). Overloads with different parameters
+        stay overloads; ones the rewrite cannot bracket by whole lines are warned about."""
+        mask = self.src.mask
+        cpu_params = {params for _, params, _, _ in cpu_decls}
+        amp_params = {params for _, params, _, _ in amp_decls}
+        for decls, guard, other in ((amp_decls, "HIPAMP_DEVICE_COMPILE", cpu_params),
+                                    (cpu_decls, "!HIPAMP_DEVICE_COMPILE", amp_params)):
+            for offset, params, start, clause_end in decls:
+                if params not in other:
+                    continue
+                span = self.declaration_lines(start, clause_end)
+                if span is None:
+                    self.warn(offset, "restrict", "%s is overloaded on restriction with one "
+                              "signature; could not bracket this overload by whole lines: keep "
+                              "one, or choose with #if HIPAMP_DEVICE_COMPILE" % name)
+                    continue
+                first, last = span
+                # First among edits at this offset, so it stands before an inserted
+                # HIPAMP_RESTRICT (result() sorts stably).
+                self.edits.insert(0, (first, first, "#if %s  // C++ AMP overloads %s on "
+                                      "restriction\n" % (guard, name), "restrict",
+                                      "%s(%s): the restrict(%s) overload only %s" % (
+                                          name, params, "amp" if guard[0] != "!" else "cpu",
+                                          "in GPU device passes" if guard[0] != "!" else
+                                          "in host passes (kernels on the CPU device call it too)")))
+                self.edit(last, last, "\n#endif", "restrict", None)
+                if guard[0] != "!":
+                    self.warn(offset, "restrict", "%s is overloaded on restriction: on the CPU "
+                              "device kernels call its restrict(cpu) overload" % name)
+
+    def declaration_lines(self, start, clause_end):
+        """The whole lines holding a function declaration or definition that starts at start
+        and whose restrict clause ends at clause_end: (first line's start, last line's end), or
+        None where code shares those lines or it lies in a preprocessor directive."""
+        mask = self.src.mask
+        first = mask.rfind("\n", 0, start) + 1
+        if mask[first:start].strip() or self.src.in_directive(start):
+            return None
+        m = re.compile(r"[^;{}]*").match(mask, clause_end)
+        end = m.end()
+        if end >= len(mask):
+            return None
+        if mask[end] == "{":
+            close = match_forward(mask, end)
+            if close is None:
+                return None
+            end = close + 1
+        elif mask[end] == ";":
+            end += 1
+        else:
+            return None
+        while end < len(mask) and mask[end] == ";":
+            end += 1
+        line_end = mask.find("\n", end)
+        line_end = len(mask) if line_end < 0 else line_end
+        if mask[end:line_end].strip():
+            return None
+        return first, line_end
 
     def port_array_parameters(self, open_paren, close):
         """A kernel-only function takes `array<T, N>&`; kernels now hold the array's handle
@@ -930,13 +1024,18 @@ class Port:
                           "is an array, wrap it in hipamp::kernel_handle by hand" %
                           (", ".join(unknown), "is a" if len(unknown) == 1 else "are"))
             new_items = []
+            by_value_default = "=" in items or default_ref
             for i in items:
                 if i == "&":
                     i = "="
                 elif i.startswith("&"):
-                    if "=" in items or default_ref:
+                    if by_value_default:
                         continue  # the default by-value capture takes it
                     i = i[1:].strip()
+                elif i != "=" and by_value_default and re.fullmatch(r"[A-Za-z_]\w*", i):
+                    # [&, x] became [=, ...]: an explicit copy capture beside a `=` default
+                    # is ill-formed, and the default copies x anyway.
+                    continue
                 if i not in new_items:
                     new_items.append(i)
             self.edit(start, end, "[%s]" % ", ".join(new_items), "capture",
@@ -1045,6 +1144,24 @@ def skip_space_back(s, i):
     while i > 0 and (s[i - 1].isspace() or (s[i - 1] == "\\" and i < len(s) and s[i] == "\n")):
         i -= 1
     return i
+
+
+def match_angle_back(s, close):
+    """The `<` that opens the template argument list closing at s[close] == '>', or None where
+    the text between holds what no template argument list does (`;`, `{`, `}`, `>>` shifts are
+    counted as two closers)."""
+    depth = 0
+    for i in range(close, -1, -1):
+        c = s[i]
+        if c == ">":
+            depth += 1
+        elif c == "<":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c in ";{}":
+            return None
+    return None
 
 
 def match_back(s, close, open_char, close_char):
