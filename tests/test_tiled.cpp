@@ -388,6 +388,29 @@ TEST_CASE("a domain not divisible by the tile is an invalid_compute_domain", "[t
   }
 }
 
+TEST_CASE("a tile of more than 1024 work-items can be named, and is rejected at launch",
+          "[tiled]") {
+  // C++ AMP lets a program make such a tiled_extent (its conformance suite does, 32x32x32);
+  // only running a kernel over it is an error.
+  const hx::tiled_extent<32, 32, 2> big = hx::extent<3>(64, 64, 4).tile<32, 32, 2>();
+  CHECK(big.get_tile_extent() == hx::extent<3>(32, 32, 2));
+  CHECK(big.pad() == big);
+  FOR_EACH_ACCELERATOR(acc) {
+    std::vector<int> v(std::size_t{64} * 64 * 4, 7);
+    hx::array_view<int, 3> view(64, 64, 4, v);
+    try {
+      hx::parallel_for_each(acc.get_default_view(), big,
+                            [=] HIPAMP_RESTRICT(hx::tiled_index<32, 32, 2> t) { view[t.global] = 0; });
+      FAIL("no exception for a tile of 2048 work-items");
+    } catch (const hx::invalid_compute_domain& e) {
+      const std::string what = e.what();
+      CHECK(what.find("2048 work-items") != std::string::npos);
+      CHECK(what.find("[32, 32, 2]") != std::string::npos);
+    }
+    CHECK(std::all_of(v.begin(), v.end(), [](int x) { return x == 7; }));  // nothing ran
+  }
+}
+
 TEST_CASE("pad() and truncate() cover ragged domains as in C++ AMP", "[tiled]") {
   const hx::extent<2> e(50, 37);
   CHECK(e.tile<16, 16>().pad() == hx::tiled_extent<16, 16>(hx::extent<2>(64, 48)));

@@ -3,7 +3,7 @@
 // mechanical edits (docs/porting.md).
 //
 // What it provides:
-//  - namespace concurrency (and Concurrency): every hipamp name, so concurrency::array_view,
+//  - namespaces concurrency and Concurrency: every hipamp name, so concurrency::array_view,
 //    concurrency::graphics::float_4, concurrency::fast_math::sqrt, ... name the hipamp ones;
 //  - `tile_static`, spelled for HIPAMP_TILE_STATIC;
 //  - C++ AMP's norm/unorm constants (NORM_ZERO, UNORM_MAX, ...).
@@ -31,11 +31,36 @@ namespace concurrency {
 using namespace ::hipamp;
 }  // namespace concurrency
 
-namespace Concurrency = concurrency;  // NOLINT: C++ AMP's original spelling
+// C++ AMP's original spelling. MSVC makes `concurrency` an alias of `Concurrency`, so code may
+// reopen either one and name what it added through the other (the conformance suite's harness
+// opens `namespace Concurrency { namespace Test` before it includes <amp.h>, its tests name
+// `concurrency::Test`). An alias cannot be reopened; two namespaces that nominate each other
+// can, in any order, and qualified lookup through either finds what either holds.
+namespace Concurrency {  // NOLINT(readability-identifier-naming)
+using namespace ::concurrency;
+}  // namespace Concurrency
+namespace concurrency {
+using namespace ::Concurrency;
+}  // namespace concurrency
 
 #ifndef tile_static
 #define tile_static HIPAMP_TILE_STATIC
 #endif
+
+// MSVC's <amp.h> names restrict(amp,cpu) __GPU and restrict(amp) __GPU_ONLY, and __CPU_ONLY
+// is empty. tools/amp2hipamp.py moves their uses before the declaration, where nvcc needs
+// HIPAMP_RESTRICT; a use left after the declarator still compiles with a host compiler.
+// NOLINTBEGIN(bugprone-reserved-identifier)
+#ifndef __GPU
+#define __GPU HIPAMP_RESTRICT
+#endif
+#ifndef __GPU_ONLY
+#define __GPU_ONLY HIPAMP_RESTRICT
+#endif
+#ifndef __CPU_ONLY
+#define __CPU_ONLY
+#endif
+// NOLINTEND(bugprone-reserved-identifier)
 
 // C++ AMP 1.2, 10.8.1.
 #define NORM_ZERO ((::hipamp::graphics::norm)0.0f)

@@ -87,10 +87,25 @@ class array {
 #undef HIPAMP_COMMA
 #undef HIPAMP_ARRAY_ITERATOR_CTORS
 
-  // The CPU access type of C++ AMP's shared-memory arrays: hipamp's coherence directory makes
-  // host access correct for every array, so the hint is accepted and ignored.
-  array(const hipamp::extent<N>& ext, const accelerator_view& av, access_type /*cpu_access*/)
-      : array(ext, av) {}
+  // The CPU access type of C++ AMP's shared-memory arrays. hipamp's coherence directory makes
+  // host access correct for every array, so the type only changes what get_cpu_access_type()
+  // reports (access_type_auto: the accelerator's default, as C++ AMP resolves it).
+  array(const hipamp::extent<N>& ext, const accelerator_view& av, access_type cpu_access)
+      : array(ext, av) {
+    cpu_access_ = cpu_access;
+  }
+  template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
+  array(const hipamp::extent<N>& ext, InputIt first, InputIt last, const accelerator_view& av,
+        access_type cpu_access)
+      : array(ext, first, last, av) {
+    cpu_access_ = cpu_access;
+  }
+  template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
+  array(const hipamp::extent<N>& ext, InputIt first, const accelerator_view& av,
+        access_type cpu_access)
+      : array(ext, first, av) {
+    cpu_access_ = cpu_access;
+  }
   // Staging arrays filled from iterators; placed on `av`, as the other staging constructor.
   template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
   array(const hipamp::extent<N>& ext, InputIt first, InputIt last, const accelerator_view& av,
@@ -145,6 +160,9 @@ class array {
   accelerator_view get_accelerator_view() const { return av_; }
   accelerator_view get_associated_accelerator_view() const { return av_; }
   access_type get_cpu_access_type() const noexcept {
+    if (cpu_access_ != access_type_auto) {
+      return cpu_access_;
+    }
     return av_.runs_on_cpu() ? access_type_read_write : access_type_none;
   }
 
@@ -302,6 +320,7 @@ class array {
 
   array_view<T, N> view_;
   accelerator_view av_;
+  access_type cpu_access_ = access_type_auto;  // as constructed; see get_cpu_access_type()
 };
 
 }  // namespace hipamp

@@ -21,7 +21,13 @@ struct tile_shape {
     return d == 0 ? D0 : (d == 1 ? D1 : D2);  // NOLINT(bugprone-branch-clone): D1 may equal D2
   }
   static constexpr int size = D0 * (D1 ? D1 : 1) * (D2 ? D2 : 1);
-  static_assert(size <= 1024, "hipamp: C++ AMP tiles hold at most 1024 work-items");
+  // C++ AMP tiles hold at most 1024 work-items. A larger tile may still be named and its
+  // tiled_extent made (C++ AMP allows that); parallel_for_each over it throws
+  // invalid_compute_domain (detail::check_tiled_compute_domain).
+  static constexpr int max_size = 1024;
+  // The GPU kernel's __launch_bounds__: never more than a block can hold, so that a tile that
+  // is too large still compiles (it is rejected before any launch).
+  static constexpr int launch_size = size <= max_size ? size : max_size;
   HIPAMP_HOST_DEVICE static constexpr extent<rank> as_extent() noexcept {
     extent<rank> e;
     for (int d = 0; d < rank; ++d) e[d] = dim(d);

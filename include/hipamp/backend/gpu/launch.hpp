@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(simple_block_threads)
 }
 
 template <int D0, int D1, int D2, class Kernel>
-__global__ void __launch_bounds__((tile_shape<D0, D1, D2>::size))
+__global__ void __launch_bounds__((tile_shape<D0, D1, D2>::launch_size))
     tiled_kernel(const Kernel kernel, const launch_box<tile_shape<D0, D1, D2>::rank> tiles) {
   constexpr int rank = tile_shape<D0, D1, D2>::rank;
   // The work-item's place in its tile: threadIdx.x row-major over the tile, last dim fastest.
