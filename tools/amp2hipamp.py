@@ -739,7 +739,9 @@ class Port:
             name = m.group(1)
             if name in declared or self.src.in_directive(m.start()):
                 continue
-            if name in ("array", "extent") and not re.match(r"\s*<", mask[m.end():]):
+            # The type is followed by its template arguments; a variable of that name may be
+            # followed by `<<` or `<=` (`log << extent << std::endl`).
+            if name in ("array", "extent") and not re.match(r"\s*<(?![<=])", mask[m.end():]):
                 continue
             if any(e[0] <= m.start() < e[1] or e[0] == m.start() for e in self.edits):
                 continue

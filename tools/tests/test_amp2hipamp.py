@@ -132,6 +132,15 @@ class RestrictOnFunctions(PortTest):
     def test_cpu_only_function_loses_the_clause(self):
         self.assertPorts("int f() restrict(cpu) { return 1; }", "int f() { return 1; }")
 
+    def test_variable_named_extent_is_not_qualified(self):
+        # A header without `using namespace concurrency;` (the conformance suite's
+        # array_view_test.h): the type gets qualified, a variable of the same name streamed
+        # with `<<` does not.
+        got, _ = port("#include <amp.h>\ntemplate <int rank> struct T {\n"
+                      "  T(extent<rank> extent) { log << extent << 1; ok = extent <= extent; }\n};\n")
+        self.assertIn("T(concurrency::extent<rank> extent) { log << extent << 1; ok = extent <= extent; }", got)
+        self.assertEqual(port(got)[0], got)
+
     def test_reference_default_with_copy_captures(self):
         # [&, x]: the default becomes `=`, which copies x too; `[=, x]` would not compile.
         text = ("#include <amp.h>\nusing namespace concurrency;\n"
