@@ -399,8 +399,9 @@ TEST_CASE("a tile of more than 1024 work-items can be named, and is rejected at 
     std::vector<int> v(std::size_t{64} * 64 * 4, 7);
     hx::array_view<int, 3> view(64, 64, 4, v);
     try {
-      hx::parallel_for_each(acc.get_default_view(), big,
-                            [=] HIPAMP_RESTRICT(hx::tiled_index<32, 32, 2> t) { view[t.global] = 0; });
+      hx::parallel_for_each(
+          acc.get_default_view(), big,
+          [=] HIPAMP_RESTRICT(hx::tiled_index<32, 32, 2> t) { view[t.global] = 0; });
       FAIL("no exception for a tile of 2048 work-items");
     } catch (const hx::invalid_compute_domain& e) {
       const std::string what = e.what();
