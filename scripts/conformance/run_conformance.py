@@ -35,26 +35,15 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "scripts", "corpus"))
+from run_corpus import sh  # noqa: E402  (one way to run a step and log it, shared with the corpus)
+
 CHAPTERS = ("3_device_Modeling", "4_Basic_Data_Elmnts", "5_Data_Cont", "7_para_for_each",
             "8_Corr_Sync_Cxx_AMP_Prog")
 SOURCE_EXT = (".cpp", ".h", ".hpp", ".inl")
 # The suite's own rule (test_one.pl): a negative test announces the diagnostic it expects.
 EXPECTS = re.compile(r"//#\s*Expects\s*(\d*)\s*:\s*(warning|error)", re.I)
 MAIN = re.compile(r" main *\(")
-
-
-def sh(cmd, log, cwd=None, timeout=None, env=None):
-    with open(log, "a", encoding="utf-8") as f:
-        f.write("$ %s\n" % " ".join(cmd))
-    try:
-        p = subprocess.run(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=timeout, env=env)
-        out, rc = p.stdout.decode("utf-8", "replace"), p.returncode
-    except subprocess.TimeoutExpired as e:
-        out, rc = (e.stdout or b"").decode("utf-8", "replace"), "timeout"
-    with open(log, "a", encoding="utf-8") as f:
-        f.write(out + "\n[exit %s]\n" % rc)
-    return rc, out
 
 
 def parse_conf(path):
