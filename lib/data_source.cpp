@@ -160,8 +160,10 @@ void for_each_exact_run(const footprint& fp, F&& f) {
   fp.for_each_run(std::forward<F>(f));
 }
 
-bool both_gpus(const device_impl& a, const device_impl& b) {
-  return a.kind() == device_kind::gpu && b.kind() == device_kind::gpu;
+// Whether `to`'s queues copy straight from `from`'s memory (a peer copy); otherwise the
+// bytes come through host memory.
+bool copies_directly(const device_impl& from, const device_impl& to) noexcept {
+  return to.copies_directly_from(from);
 }
 
 }  // namespace
@@ -351,13 +353,13 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
   };
   for (const byte_range& range : transfer_ranges(fp)) {
     for (const byte_range& gap : target.valid.gaps(range.begin, range.end)) {
-      // Bytes another GPU holds move directly between the devices; bytes only a
-      // CPU-executed device holds come through the host.
+      // Bytes another device holds move directly between the devices where they can (peer
+      // copies); otherwise they come through the host.
       for (replica& other : st.replicas) {
         if (&other == &target) continue;
         for (const byte_range& part : other.valid.overlap(gap.begin, gap.end)) {
           for (const byte_range& missing : st.host_valid.gaps(part.begin, part.end)) {
-            if (both_gpus(*other.device, device) &&
+            if (copies_directly(*other.device, device) &&
                 !target.valid.covers(missing.begin, missing.end)) {
               before_first_copy();
               other.order_read(queue);
@@ -495,7 +497,7 @@ void data_source::copy(data_source& from, std::size_t from_offset, data_source& 
     source_replica = same;
   } else if (!src.host_valid.covers(sb, se)) {
     for (replica& r : src.replicas) {
-      if (both_gpus(*r.device, device) && r.valid.covers(sb, se)) {
+      if (copies_directly(*r.device, device) && r.valid.covers(sb, se)) {
         source_replica = &r;
         break;
       }

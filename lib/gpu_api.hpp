@@ -27,8 +27,10 @@ using device_prop_t = cudaDeviceProp;
 inline constexpr error_t not_ready = HIPAMP_GPU_NAME(ErrorNotReady);
 #if defined(__HIPCC__)
 inline constexpr error_t allocation_failed = hipErrorOutOfMemory;
+inline constexpr error_t peer_access_already_enabled = hipErrorPeerAccessAlreadyEnabled;
 #else
 inline constexpr error_t allocation_failed = cudaErrorMemoryAllocation;
+inline constexpr error_t peer_access_already_enabled = cudaErrorPeerAccessAlreadyEnabled;
 #endif
 inline error_t peek_last_error() noexcept { return HIPAMP_GPU_NAME(PeekAtLastError)(); }
 
@@ -67,6 +69,7 @@ inline bool is_sticky(error_t e) noexcept {
 
 inline error_t device_count(int* n) noexcept { return HIPAMP_GPU_NAME(GetDeviceCount)(n); }
 inline error_t set_device(int ordinal) noexcept { return HIPAMP_GPU_NAME(SetDevice)(ordinal); }
+inline error_t get_device(int* ordinal) noexcept { return HIPAMP_GPU_NAME(GetDevice)(ordinal); }
 inline error_t device_properties(device_prop_t* p, int ordinal) noexcept {
   return HIPAMP_GPU_NAME(GetDeviceProperties)(p, ordinal);
 }
@@ -90,6 +93,14 @@ inline error_t has_kernel_timeout(int* n, int ordinal) noexcept {
 #else
   return cudaDeviceGetAttribute(n, cudaDevAttrKernelExecTimeout, ordinal);
 #endif
+}
+// Whether `ordinal`'s kernels and copy engines can reach `peer`'s memory directly.
+inline error_t can_access_peer(int* can, int ordinal, int peer) noexcept {
+  return HIPAMP_GPU_NAME(DeviceCanAccessPeer)(can, ordinal, peer);
+}
+// Lets the current device reach `peer`'s memory (one direction).
+inline error_t enable_peer_access(int peer) noexcept {
+  return HIPAMP_GPU_NAME(DeviceEnablePeerAccess)(peer, 0);
 }
 inline error_t memory_info(std::size_t* free_bytes, std::size_t* total_bytes) noexcept {
   return HIPAMP_GPU_NAME(MemGetInfo)(free_bytes, total_bytes);

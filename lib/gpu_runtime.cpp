@@ -447,6 +447,7 @@ class gpu_queue final : public queue_impl {
   void wait_for(const event_ptr& event) override {
     if (!event) return;
     if (const auto* gpu = dynamic_cast<const gpu_event*>(event.get())) {
+      make_current(ordinal_);  // the event may be another GPU's; the stream is this one's
       check(api::stream_wait_event(stream_, gpu->handle()),
             HIPAMP_GPU_API_PREFIX "StreamWaitEvent");
     } else {
@@ -518,6 +519,15 @@ class gpu_device final : public device_impl {
     return default_;
   }
 
+  // Peer copies: both directions enabled at enumeration (the copy runs on the reader's
+  // stream, and the writer's kernels may later read what the reader wrote back).
+  bool copies_directly_from(const device_impl& source) const noexcept override {
+    if (source.kind() != device_kind::gpu || &source == this) return false;
+    const int from = source.properties().ordinal;
+    return std::find(peers_.begin(), peers_.end(), from) != peers_.end();
+  }
+  void set_peers(std::vector<int> peers) { peers_ = std::move(peers); }
+
   int ordinal() const noexcept { return ordinal_; }
   event_pool& events() noexcept { return *events_; }
   const std::shared_ptr<event_pool>& events_ptr() const noexcept { return events_; }
@@ -530,6 +540,7 @@ class gpu_device final : public device_impl {
   staging_ring staging_;
   std::once_flag default_once_;
   std::shared_ptr<queue_impl> default_;
+  std::vector<int> peers_;  // ordinals whose memory this device copies from directly
 };
 
 gpu_queue::gpu_queue(gpu_device& device, queuing_mode mode)
@@ -572,6 +583,47 @@ struct found_gpu {
   std::size_t memory;
   device_properties props;
 };
+
+// Turns on peer access between every pair of GPUs that allow it in both directions, so the
+// coherence directory can move a view's bytes from one GPU to the other without the host.
+// A pair that cannot (no NVLink or PCIe peer path, an IOMMU in the way) or fails to enable
+// copies through the host instead; so do all pairs when HIPAMP_PEER_COPIES=0.
+void enable_peer_copies(const std::vector<std::shared_ptr<gpu_device>>& gpus) {
+  if (gpus.size() < 2 || !peer_copies_allowed()) return;
+  auto reachable = [](int from, int to) {
+    int can = 0;
+    if (api::can_access_peer(&can, from, to) != success) {
+      (void)last_error();
+      return false;
+    }
+    return can != 0;
+  };
+  auto enable = [](int from, int to) {
+    if (api::set_device(from) != success) {
+      (void)last_error();
+      return false;
+    }
+    const error_t e = api::enable_peer_access(to);
+    // Already enabled (by the user's own code, say) is as good as enabled.
+    if (e != success) (void)last_error();
+    return e == success || e == api::peer_access_already_enabled;
+  };
+  // Enumeration must not change the calling thread's current device under the user's feet.
+  int previous = 0;
+  const bool known = api::get_device(&previous) == success;
+  if (!known) (void)last_error();
+  for (const auto& reader : gpus) {
+    std::vector<int> peers;
+    for (const auto& source : gpus) {
+      const int a = reader->ordinal();
+      const int b = source->ordinal();
+      if (a == b || !reachable(a, b) || !reachable(b, a)) continue;
+      if (enable(a, b) && enable(b, a)) peers.push_back(b);
+    }
+    reader->set_peers(std::move(peers));
+  }
+  if (known && api::set_device(previous) != success) (void)last_error();
+}
 
 }  // namespace
 
@@ -636,10 +688,13 @@ std::vector<std::shared_ptr<device_impl>> enumerate_gpu_devices() {
   // C++ static destruction cannot follow.
   static auto* immortal = new std::vector<std::shared_ptr<device_impl>>();
   std::vector<std::shared_ptr<device_impl>> devices;
+  std::vector<std::shared_ptr<gpu_device>> gpus;
   for (found_gpu& f : found) {
-    devices.push_back(std::make_shared<gpu::gpu_device>(f.ordinal, std::move(f.props)));
+    gpus.push_back(std::make_shared<gpu_device>(f.ordinal, std::move(f.props)));
+    devices.push_back(gpus.back());
     immortal->push_back(devices.back());
   }
+  enable_peer_copies(gpus);
   return devices;
 }
 

@@ -32,9 +32,15 @@ std::string narrow(const std::wstring& w) {
 std::vector<std::shared_ptr<device_impl>> build_devices() {
   std::vector<std::shared_ptr<device_impl>> devices = enumerate_gpu_devices();
   devices.push_back(make_cpu_device());
-  const char* emulate = std::getenv("HIPAMP_EMULATE_DISCRETE_DEVICE");
-  if (emulate != nullptr && std::string(emulate) == "1") {
-    devices.push_back(make_discrete_emulator_device());
+  if (const char* emulate = std::getenv("HIPAMP_EMULATE_DISCRETE_DEVICE")) {
+    const std::string want(emulate);
+    if (want.size() != 1 || want[0] < '0' || want[0] > '8') {
+      throw runtime_exception("hipamp: HIPAMP_EMULATE_DISCRETE_DEVICE='" + want +
+                              "' is not a number of emulated devices from 0 to 8");
+    }
+    for (int number = 0; number < want[0] - '0'; ++number) {
+      devices.push_back(make_discrete_emulator_device(number));
+    }
   }
   // Last, so that get_all()'s indices of the other devices stay what they were.
   devices.push_back(make_reference_device());
@@ -51,6 +57,18 @@ default_selection& selection() {
   static default_selection s;
   return s;
 }
+
+}  // namespace
+
+bool peer_copies_allowed() noexcept {
+  static const bool allowed = [] {
+    const char* env = std::getenv("HIPAMP_PEER_COPIES");
+    return env == nullptr || std::string(env) != "0";
+  }();
+  return allowed;
+}
+
+namespace {
 
 std::shared_ptr<device_impl> find_by_path(const std::wstring& path) {
   for (const auto& d : all_devices()) {
@@ -265,6 +283,9 @@ bool accelerator::set_default_cpu_access_type(access_type type) {
   return device_->properties().supports_cpu_shared_memory;
 }
 int accelerator::get_max_tile_size() const noexcept { return device_->properties().max_tile_size; }
+bool accelerator::can_copy_directly_from(const accelerator& source) const noexcept {
+  return device_->copies_directly_from(*source.device_);
+}
 
 // ---- accelerator_view -----------------------------------------------------------------
 

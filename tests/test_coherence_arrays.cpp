@@ -1,7 +1,6 @@
 // Arrays live on their accelerator; copies into, out of and between arrays take the shortest
 // route: one host-to-device copy in, one device-to-host copy out, device to device between
-// arrays on one device or on two GPUs, through the host between a GPU and a CPU-executed
-// device.
+// arrays on one device or on two devices with peer access, through the host otherwise.
 #include <vector>
 
 #include "coherence_support.hpp"
@@ -73,9 +72,8 @@ TEST_CASE("arrays copy between accelerators", "[coherence][array]") {
         hipamp_test::transfer_meter out_meter(from);
         hipamp_test::transfer_meter in_meter(to);
         hx::copy(a, b);
-        const bool from_gpu = !from.is_cpu();
-        const bool to_gpu = !to.is_cpu();
-        if (from_gpu && to_gpu) {
+        // Peer copies between GPUs (or emulated devices) that allow them; the host otherwise.
+        if (to.can_copy_directly_from(from)) {
           CHECK_MOVES(from, out_meter, hipamp_test::moves());
           CHECK_MOVES(to, in_meter, hipamp_test::moves().d2d(1, bytes));
         } else {

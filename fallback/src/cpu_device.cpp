@@ -63,6 +63,13 @@ class cpu_device final : public device_impl, public std::enable_shared_from_this
     std::call_once(default_once_, [this] { default_ = create_queue(queuing_mode_automatic); });
     return default_;
   }
+  // Emulated discrete devices play GPUs with peer access to each other: their memory is all
+  // host memory, so one's queue can read another's replica directly.
+  bool copies_directly_from(const device_impl& source) const noexcept override {
+    return kind_ == device_kind::discrete_emulator &&
+           source.kind() == device_kind::discrete_emulator && &source != this &&
+           peer_copies_allowed();
+  }
 
  private:
   device_kind kind_;
@@ -97,10 +104,12 @@ std::shared_ptr<device_impl> make_cpu_device() {
   return std::make_shared<cpu_device>(device_kind::cpu, cpu_properties());
 }
 
-std::shared_ptr<device_impl> make_discrete_emulator_device() {
+std::shared_ptr<device_impl> make_discrete_emulator_device(int number) {
   device_properties p = cpu_properties();
-  p.description = L"hipamp emulated discrete device (CPU execution, separate memory)";
-  p.device_path = L"cpu-discrete";
+  const std::wstring number_text = number == 0 ? L"" : L" " + std::to_wstring(number);
+  p.description =
+      L"hipamp emulated discrete device" + number_text + L" (CPU execution, separate memory)";
+  p.device_path = number == 0 ? L"cpu-discrete" : L"cpu-discrete:" + std::to_wstring(number);
   p.supports_cpu_shared_memory = false;
   return std::make_shared<cpu_device>(device_kind::discrete_emulator, std::move(p));
 }

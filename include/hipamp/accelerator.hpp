@@ -102,6 +102,10 @@ class accelerator {
   // hipamp extensions
   bool is_cpu() const noexcept { return device_->runs_on_cpu(); }
   int get_max_tile_size() const noexcept;
+  // True when this accelerator copies data straight out of `source`'s memory (GPUs with
+  // peer access to each other): a view last written on `source` then reaches this
+  // accelerator in one device-to-device copy instead of two copies through the host.
+  bool can_copy_directly_from(const accelerator& source) const noexcept;
   detail::device_impl& device() const noexcept { return *device_; }
   explicit accelerator(std::shared_ptr<detail::device_impl> device) : device_(std::move(device)) {}
 

@@ -98,6 +98,11 @@ class device_impl {
   // A queue whose kernels check every index (accelerator::create_checked_view). Only devices
   // that run kernels on the CPU can; the others throw unsupported_feature.
   virtual std::shared_ptr<queue_impl> create_checked_queue(queuing_mode mode);
+  // True when this device's queues can copy bytes straight out of `source`'s memory (a peer
+  // copy between two GPUs, or between two emulated discrete devices). When false, bytes
+  // move from `source` to the host and from there to this device, and the transfer
+  // counters show both legs.
+  virtual bool copies_directly_from(const device_impl& /*source*/) const noexcept { return false; }
   // True when device pointers are host pointers (the CPU device): views alias host memory.
   bool aliases_host_memory() const noexcept { return kind() == device_kind::cpu; }
   // True when kernels run on the CPU executor.

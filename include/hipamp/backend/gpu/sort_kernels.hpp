@@ -352,7 +352,9 @@ inline constexpr std::size_t radix_sort_threshold = std::size_t(1) << 16;
 template <class T, class Less>
 void sort_rows(const accelerator_view& av, T* data, const bitonic::layout& lay, const Less& less,
                bool stable) {
-  const stream_t stream = static_cast<stream_t>(av.native_handle());
+  // The launch protocol's stream: it also makes av's GPU current on machines with several,
+  // where a launch into another GPU's stream would fail.
+  const stream_t stream = prepare_launch(av.queue()).stream;
   if constexpr (is_default_order_v<T, Less> && (sizeof(T) == 4 || sizeof(T) == 8)) {
     // Equal keys are bit-identical in the default order: every sort is stable.
     if (lay.segments == 1 && lay.length >= radix_sort_threshold) {
@@ -381,7 +383,7 @@ void sort_rows(const accelerator_view& av, T* data, const bitonic::layout& lay, 
 template <class K, class V, class Less>
 void sort_pairs(const accelerator_view& av, K* keys, V* values, const bitonic::layout& lay,
                 const Less& less) {
-  const stream_t stream = static_cast<stream_t>(av.native_handle());
+  const stream_t stream = prepare_launch(av.queue()).stream;
   using pair = bitonic::key_value<K, V>;
   sort_kernels::run_network<pair>(bitonic::pair_memory<K, V>{keys, values, lay}, lay,
                                   bitonic::by_key<Less>{less}, stream);
