@@ -13,6 +13,12 @@
 #                                               # tools that run on the build (profile_sort.sh)
 #   bash scripts/gpu_verify.sh release-build-test       # the full build timed (issue 17), per-unit
 #                                               # times, the suite plain and emulated, ctest
+#   bash scripts/gpu_verify.sh multi-gpu        # on a machine of several GPUs (issue 20): build the
+#                                               # suite and bench_multi_gpu, run [multi-device]
+#                                               # with peer copies on and off and beside emulated
+#                                               # devices, the benchmarks (BENCHES adds others)
+#   bash scripts/gpu_verify.sh multi-gpu-suites # next call, same warm machine: the whole suite with
+#                                               # HIPAMP_DEFAULT_ACCELERATOR set to each GPU in turn
 #   bash scripts/gpu_verify.sh release-consumer-corpus  # next call, same warm machine: the README's
 #                                               # consumer project on the GPU, the public C++ AMP
 #                                               # corpus (carry build-corpus-src), bench_gpu_runtime
@@ -126,6 +132,52 @@ PY
   done
   grep -hE "tests passed|Failed|\*\*\*" "$LOGS/ctest.log" | head -20
   grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
+elif [ "$phase" = "multi-gpu" ]; then
+  {
+    nvidia-smi --query-gpu=index,name,driver_version,memory.total,pci.bus_id --format=csv,noheader
+    nvidia-smi topo -m
+    nvcc --version | tail -1
+    lscpu | grep -E "Model name|^CPU\(s\)"
+    date -u
+  } 2>&1 | tee "$LOGS/machine.txt"
+  configure || { tail -30 "$LOGS/build.log"; exit 1; }
+  targets=(--target hipamp_tests --target bench_multi_gpu)
+  for entry in ${BENCHES:-}; do targets+=(--target "${entry%%:*}"); done
+  step build "${BUILD_LIMIT:-330}" "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" -- -k 0 ||
+    { grep -E "error|FAILED" "$LOGS/build.log" | head -30; exit 1; }
+  T="$BUILD/tests/hipamp_tests"
+  gpus=$(nvidia-smi -L | grep -c "^GPU")
+  export HIPAMP_TEST_EXPECT_GPUS=$gpus
+  step "[multi-device], $gpus GPUs, peer copies" 120 "$LOGS/multi.log" "$T" "[multi-device],[coherence]"
+  step "[multi-device], peer copies off" 120 "$LOGS/multi_no_peer.log" env HIPAMP_PEER_COPIES=0 \
+    "$T" "[multi-device],[coherence]"
+  step "[multi-device], GPUs and 2 emulated devices" 150 "$LOGS/multi_emulated.log" \
+    env HIPAMP_EMULATE_DISCRETE_DEVICE=2 "$T" "[multi-device],[coherence]"
+  for f in multi multi_no_peer multi_emulated; do
+    echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
+  done
+  grep -hE "route .*(peer copy|through the host)" "$LOGS"/multi*.log | sort | uniq -c | head -20
+  grep -h -B3 -A12 "FAILED:" "$LOGS"/multi*.log | head -60
+  step "bench_multi_gpu" 150 "$LOGS/bench_multi_gpu.log" "$BUILD/benchmarks/bench_multi_gpu" \
+    --benchmark_out="$LOGS/bench_multi_gpu.json" --benchmark_out_format=json
+  grep -E "^BM_" "$LOGS/bench_multi_gpu.log" | cut -c1-240
+  for entry in ${BENCHES:-}; do
+    IFS=: read -r b filter limit <<<"$entry"
+    step "$b" "${limit:-120}" "$LOGS/$b.log" "$BUILD/benchmarks/$b" --benchmark_filter="${filter:-.}" \
+      --benchmark_out="$LOGS/$b.json" --benchmark_out_format=json
+    grep -E "^gpu" "$LOGS/$b.log" | cut -c1-240
+  done
+  cp "$LOGS"/*.json "$LOGS/machine.txt" "$OUT/" 2>/dev/null
+elif [ "$phase" = "multi-gpu-suites" ]; then
+  T="$BUILD/tests/hipamp_tests"
+  gpus=$(nvidia-smi -L | grep -c "^GPU")
+  export HIPAMP_TEST_EXPECT_GPUS=$gpus
+  for ((g = 0; g < gpus; ++g)); do
+    step "suite, HIPAMP_DEFAULT_ACCELERATOR=$g" "${SUITE_LIMIT:-200}" "$LOGS/suite_$g.log" \
+      env HIPAMP_DEFAULT_ACCELERATOR=$g "$T"
+    echo "suite_$g: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/suite_$g.log" | tail -1)"
+  done
+  grep -h -B3 -A12 "FAILED:" "$LOGS"/suite_*.log | head -60
 elif [ "$phase" = "release-consumer-corpus" ]; then
   # The next call on the same warm machine: the README's consumer project on the GPU, the
   # public C++ AMP corpus ported by the tool alone and built with nvcc against the installed
