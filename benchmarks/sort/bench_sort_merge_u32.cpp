@@ -1,0 +1,61 @@
+// bench_sort, GPU: the bitonic path on u32 keys with a comparator (one sort instantiation)
+// against CUB's merge sort, and the cost of one key past a power of two.
+#include "sort_bench.hpp"
+
+#if HIPAMP_BENCH_CUB
+namespace bench_sort_gpu {
+
+void gpu_bitonic_vs_cub_merge_sort_u32(benchmark::State& state) {
+  hipamp::accelerator_view av = cpu_view();
+  if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  device_case<std::uint32_t> c(av, random_keys(n, 7));
+  cub_temp temp;
+  cub_merge_sort_u32 merge_sort(c, temp);
+  std::size_t radix_bytes = 0;
+  BENCH_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, radix_bytes, c.raw_in, c.raw,
+                                            static_cast<int>(n), 0, 32, c.stream));
+  temp.reserve(radix_bytes);
+  double bitonic = 0, merge = 0, radix = 0;
+  for (auto _ : state) {
+    const hipamp::array_view<std::uint32_t, 1> view(c.data);
+    bitonic = gpu_median_ms(
+        c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view, less_u32{}); });
+    merge = merge_sort.median_ms();
+    radix = gpu_median_ms(
+        c.stream, [] {},
+        [&] {
+          std::size_t bytes = radix_bytes;
+          BENCH_CUDA(cub::DeviceRadixSort::SortKeys(temp.ptr, bytes, c.raw_in, c.raw,
+                                                    static_cast<int>(n), 0, 32, c.stream));
+        });
+  }
+  if (!c.sorted(std::less<std::uint32_t>())) state.SkipWithError("bitonic result unsorted");
+  report(state, bitonic, merge);
+  state.counters["radix_ms"] = radix;
+}
+
+void gpu_non_power_of_two_cost(benchmark::State& state) {
+  hipamp::accelerator_view av = cpu_view();
+  if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
+  const std::size_t n = std::size_t(1) << 20;
+  device_case<std::uint32_t> exact(av, random_keys(n, 11));
+  device_case<std::uint32_t> one_more(av, random_keys(n + 1, 12));
+  double t_exact = 0, t_more = 0;
+  for (auto _ : state) {
+    const hipamp::array_view<std::uint32_t, 1> a(exact.data), b(one_more.data);
+    t_exact = gpu_median_ms(
+        exact.stream, [&] { exact.restore(); }, [&] { hipamp::sort(av, a, less_u32{}); });
+    t_more = gpu_median_ms(
+        one_more.stream, [&] { one_more.restore(); }, [&] { hipamp::sort(av, b, less_u32{}); });
+  }
+  state.counters["ms_2^20"] = t_exact;
+  state.counters["ms_2^20+1"] = t_more;
+  state.counters["cost_ratio"] = t_more / t_exact;  // goal <= 1.25
+}
+
+BENCHMARK(gpu_bitonic_vs_cub_merge_sort_u32)->Apply(gpu_sizes);
+BENCHMARK(gpu_non_power_of_two_cost)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace bench_sort_gpu
+#endif  // HIPAMP_BENCH_CUB
