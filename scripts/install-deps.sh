@@ -3,7 +3,7 @@
 # OpenMP, Catch2 (v2 or v3), Google Benchmark and Eigen (a benchmark peer). Skips packages
 # that are already installed; uses sudo when not root.
 set -euo pipefail
-packages=(g++ cmake make libomp-dev catch2 libbenchmark-dev libeigen3-dev python3)
+packages=(g++ cmake make ninja-build libomp-dev catch2 libbenchmark-dev libeigen3-dev python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
