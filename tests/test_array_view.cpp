@@ -223,6 +223,44 @@ TEST_CASE("synchronize_async completes with the data on the host", "[array_view]
   }
 }
 
+TEST_CASE("completion_future::to_task chains continuations and joins with &&",
+          "[array_view][async][task]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    std::vector<int> a(512, 1), b(512, 2);
+    array_view<int, 1> va(512, a), vb(512, b);
+    hx::parallel_for_each(acc.get_default_view(), va.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) {
+      va[i] += 10;
+      vb[i] *= 3;
+    });
+    // Both synchronizations are done before the joined task's continuation runs.
+    const hx::task<bool> both =
+        (va.synchronize_async().to_task() && vb.synchronize_async().to_task()).then([&] {
+          return a[511] == 11 && b[0] == 6;
+        });
+    CHECK(both.get());
+    // A value flows through then(); a continuation may take the antecedent task itself.
+    const int chained = va.synchronize_async()
+                            .to_task()
+                            .then([] { return 20; })
+                            .then([](int x) { return x + 1; })
+                            .then([](const hx::task<int>& t) { return t.get() * 2; })
+                            .get();
+    CHECK(chained == 42);
+    // An exception in the antecedent skips a value continuation and reaches get().
+    bool ran = false;
+    const hx::task<void> failing =
+        hx::completion_future(
+            std::async(std::launch::async,
+                       [] { throw hx::runtime_exception("hipamp test: async failure"); })
+                .share())
+            .to_task()
+            .then([&] { ran = true; });
+    CHECK_THROWS_AS(failing.get(), hx::runtime_exception);
+    CHECK_FALSE(ran);
+    CHECK_THROWS_AS(hx::task<void>().get(), std::future_error);
+  }
+}
+
 TEST_CASE("array_view rejects bad shapes with messages naming them", "[array_view][errors]") {
   std::vector<int> small(10);
   CHECK_THROWS_AS((array_view<int, 1>(11, small)), hx::runtime_exception);
