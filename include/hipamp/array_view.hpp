@@ -85,14 +85,28 @@ struct view_geometry {
 template <class T, int N>
 class array_view {
   static_assert(N > 0, "hipamp: array_view rank must be at least 1");
+  // The element-type rules of C++ AMP 1.2 (section 5.0) that a library can check; array<T, N>
+  // holds an array_view<T, N>, so they guard both containers.
+  static_assert(!std::is_pointer<T>::value && !std::is_reference<T>::value,
+                "hipamp: C++ AMP forbids pointers and references as array/array_view elements "
+                "(an address does not survive the move to an accelerator)");
   static_assert(std::is_trivially_copyable<T>::value,
-                "hipamp: array_view elements must be trivially copyable (they move by memcpy)");
+                "hipamp: array/array_view elements must be trivially copyable (they move by "
+                "memcpy; C++ AMP also forbids virtual functions, virtual bases and containers "
+                "such as array or array_view as members)");
+  // Fundamental types of 1 or 2 bytes (char, short) stay allowed as a hipamp extension.
+  static_assert(!std::is_class<T>::value || sizeof(T) % sizeof(int) == 0,
+                "hipamp: C++ AMP requires the size of a class element type of array/array_view "
+                "to be a multiple of 4 bytes (an empty class, or one with only static members, "
+                "is not)");
   using nonconst_type = std::remove_const_t<T>;
   static constexpr bool read_only = std::is_const<T>::value;
   template <class, int>
   friend class array_view;
   template <class, int>
   friend class array;
+  template <class, int>
+  friend class array_ref;
   friend struct detail::view_access;
 
  public:
