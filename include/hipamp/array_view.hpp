@@ -33,6 +33,8 @@ template <class T, int N = 1>
 class array;
 template <class T, int N = 1>
 class array_view;
+template <class T, int N>
+class array_ref;
 
 namespace detail {
 
@@ -319,19 +321,33 @@ class array_view {
     return section(index<3>(i0, i1, i2), hipamp::extent<3>(e0, e1, e2));
   }
 
-  // The same elements under another shape of equal size; the view must be contiguous.
-  template <int K>
+  // The same elements under another shape of no larger size. C++ AMP 1.2 (5.2.5) offers it on
+  // rank-1 views only; arrays (and their kernel handles) reshape at any rank through reshape().
+  template <int K, int M = N, typename = std::enable_if_t<M == 1>>
   HIPAMP_HOST_DEVICE array_view<T, K> view_as(const hipamp::extent<K>& ext) const {
+    return reshape(ext);
+  }
+  // C++ AMP rule: view_as is for an array_view of rank 1 only; reshape the array instead, or
+  // view_as a rank-1 view of the same data.
+  template <int K, int M = N, typename = std::enable_if_t<(M > 1)>, typename = void>
+  array_view<T, K> view_as(const hipamp::extent<K>& ext) const = delete;
+
+ private:
+  // view_as at any rank; the view must be contiguous.
+  template <int K>
+  HIPAMP_HOST_DEVICE array_view<T, K> reshape(const hipamp::extent<K>& ext) const {
 #if !HIPAMP_DEVICE_COMPILE
     if (!is_contiguous()) {
       throw runtime_exception("hipamp: view_as needs a contiguous view; this one of extent " +
                               detail::to_string(extent) + " is strided");
     }
-    if (detail::element_count(ext) != detail::element_count(extent)) {
+    // C++ AMP 1.2 (5.1.4, 5.2.5): the new shape may cover fewer elements (the first ones),
+    // never more.
+    if (detail::element_count(ext) > detail::element_count(extent)) {
       throw runtime_exception("hipamp: view_as " + detail::to_string(ext) + " holds " +
                               std::to_string(detail::element_count(ext)) +
-                              " elements but the view " + detail::to_string(extent) + " holds " +
-                              std::to_string(detail::element_count(extent)));
+                              " elements but the view " + detail::to_string(extent) +
+                              " holds only " + std::to_string(detail::element_count(extent)));
     }
     detail::check_positive_extent(ext, "view_as");
 #endif
@@ -346,6 +362,7 @@ class array_view {
     return out;
   }
 
+ public:
   // The bytes of a rank-1 view as elements of another type.
   template <class U, int M = N, typename = std::enable_if_t<M == 1>>
   HIPAMP_HOST_DEVICE array_view<U, 1> reinterpret_as() const {
@@ -561,6 +578,11 @@ class array_view {
       index<N> first;  // the projection's first element: only dimension 0 can be out
       first[0] = i;
       check_bounds(first, "array_view");
+    } else if (!detail::running_cpu_kernel &&
+               HIPAMP_UNLIKELY(static_cast<unsigned>(i) >= static_cast<unsigned>(extent[0]))) {
+      // Host code: C++ AMP 1.2 (5.2.4) throws for a projection outside the view or array.
+      throw runtime_exception("hipamp: projection [" + std::to_string(i) + "] of extent " +
+                              detail::to_string(extent) + " is out of range");
     }
 #endif
     array_view<T, N - 1> out;
