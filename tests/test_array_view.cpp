@@ -153,6 +153,13 @@ static_assert(!can_view_as_flat<array_view<int, 2>>::value &&
                   !can_view_as_flat<array_view<const float, 3>>::value,
               "no view_as on a view of rank 2 or more");
 static_assert(can_view_as_flat<hx::array<int, 2>>::value, "arrays reshape at any rank");
+// reinterpret_as keeps a view read-only (C++ AMP 1.2, 5.2.5): <int> on a const view is const.
+static_assert(
+    std::is_same<decltype(std::declval<const array_view<const float, 1>&>().reinterpret_as<int>()),
+                 array_view<const int, 1>>::value &&
+        std::is_same<decltype(std::declval<const array_view<float, 1>&>().reinterpret_as<int>()),
+                     array_view<int, 1>>::value,
+    "reinterpret_as of a const view is const");
 
 TEST_CASE("view_as and reinterpret_as round trips keep the bytes", "[array_view][view_as]") {
   std::vector<std::uint32_t> data = hipamp_test::random_vector<std::uint32_t>(24, 0, 0xFFFFFFFFu);

@@ -363,11 +363,12 @@ class array_view {
   }
 
  public:
-  // The bytes of a rank-1 view as elements of another type.
+  // The bytes of a rank-1 view as elements of another type. On a read-only view the result is
+  // read-only too: reinterpret_as<U>() gives array_view<const U> (C++ AMP 1.2, 5.2.5).
   template <class U, int M = N, typename = std::enable_if_t<M == 1>>
-  HIPAMP_HOST_DEVICE array_view<U, 1> reinterpret_as() const {
-    static_assert(std::is_const<U>::value || !read_only,
-                  "hipamp: reinterpret_as cannot drop const");
+  HIPAMP_HOST_DEVICE array_view<std::conditional_t<read_only, const U, U>, 1> reinterpret_as()
+      const {
+    using target = std::conditional_t<read_only, const U, U>;
     const std::size_t bytes = detail::element_count(extent) * sizeof(T);
     const std::size_t offset_bytes = offset_ * sizeof(T);
 #if !HIPAMP_DEVICE_COMPILE
@@ -378,9 +379,9 @@ class array_view {
                               "-byte elements");
     }
 #endif
-    array_view<U, 1> out;
+    array_view<target, 1> out;
     out.extent = hipamp::extent<1>(static_cast<int>(bytes / sizeof(U)));
-    out.data_ = reinterpret_cast<U*>(data_);
+    out.data_ = reinterpret_cast<target*>(data_);
     out.offset_ = offset_bytes / sizeof(U);
     out.src_ = src_;
     out.bound_ = bound_;
