@@ -174,3 +174,48 @@ struct can_assign_accelerator_view<A,
     : std::true_type {};
 static_assert(!can_assign_accelerator_view<array<float, 2>>::value,
               "array::get_accelerator_view() is a read-only property");
+
+namespace {
+// An iterator as the conformance suite writes them: postfix ++ returns a const copy and
+// operator* is non-const, so `*it++` does not compile; copy must use `*it` then `++it`.
+template <class T>
+class strict_iterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using pointer = T*;
+  using reference = T&;
+  explicit strict_iterator(T* p) : p_(p) {}
+  T& operator*() { return *p_; }  // deliberately non-const
+  strict_iterator& operator++() {
+    ++p_;
+    return *this;
+  }
+  const strict_iterator operator++(int) {  // NOLINT(readability-const-return-type): on purpose
+    strict_iterator old = *this;
+    ++p_;
+    return old;
+  }
+  bool operator==(const strict_iterator& o) const { return p_ == o.p_; }
+  bool operator!=(const strict_iterator& o) const { return p_ != o.p_; }
+
+ private:
+  T* p_;
+};
+}  // namespace
+
+TEST_CASE("copy works with iterators whose postfix ++ returns a const copy", "[copy]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    std::vector<int> in(12), out(12, 0);
+    std::iota(in.begin(), in.end(), 5);
+    array<int, 2> a(3, 4, acc.get_default_view());
+    hx::copy(strict_iterator<int>(in.data()), strict_iterator<int>(in.data() + 12), a);
+    hx::copy(a, strict_iterator<int>(out.data()));
+    CHECK(out == in);
+    std::fill(out.begin(), out.end(), 0);
+    const array_view<int, 2> v(a);
+    hx::copy(v, strict_iterator<int>(out.data()));
+    CHECK(out == in);
+  }
+}
