@@ -22,6 +22,9 @@ TEST_CASE("array built from iterators holds the data on its accelerator", "[arra
     std::list<int> linked(source.begin(), source.begin() + 30);
     array<int, 1> b(extent<1>(30), linked.begin(), linked.end(), acc.get_default_view());
     for (int i = 0; i < 30; ++i) REQUIRE(b[i] == source[i]);
+    // A range shorter than the extent is refused (C++ AMP leaves it undefined).
+    CHECK_THROWS_AS((array<int, 1>(extent<1>(31), linked.begin(), linked.end())),
+                    hx::runtime_exception);
   }
 }
 
@@ -83,7 +86,8 @@ TEST_CASE("free copy functions move data between arrays, views and iterators", "
     REQUIRE(host_b == source);
 
     // A strided section copied into a dense view and back out.
-    array_view<const double, 2> sec = array_view<const double, 2>(a).section(hx::index<2>(3, 4), extent<2>(5, 6));
+    array_view<const double, 2> sec =
+        array_view<const double, 2>(a).section(hx::index<2>(3, 4), extent<2>(5, 6));
     std::vector<double> dense(30);
     array_view<double, 2> vd(5, 6, dense);
     hx::copy(sec, vd);
@@ -106,4 +110,112 @@ TEST_CASE("array rejects empty and negative extents", "[array][errors]") {
   CHECK_THROWS_AS((array<int, 2>(4, -1)), hx::runtime_exception);
   const std::vector<int> few(5);
   CHECK_THROWS_AS((array<int, 1>(extent<1>(6), few.begin(), few.end())), hx::runtime_exception);
+}
+
+TEST_CASE("every C++ AMP array constructor form builds the array it names", "[array][ctor]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const hx::accelerator_view av = acc.get_default_view();
+    std::vector<int> source(24);
+    std::iota(source.begin(), source.end(), 1);
+    // Extents spelled as integers, with a CPU access type or a staging association.
+    array<int, 2> a(4, 6, av, hx::access_type_read);
+    CHECK(a.get_extent() == extent<2>(4, 6));
+    CHECK(a.get_cpu_access_type() == hx::access_type_read);
+    array<int, 3> b(2, 3, 4, av, av);
+    CHECK(b.get_extent() == extent<3>(2, 3, 4));
+    array<int, 1> c(24, source.begin(), source.end(), av, hx::access_type_read_write);
+    array<int, 2> d(4, 6, source.begin(), av, hx::access_type_read_write);
+    array<int, 2> e(4, 6, source.begin(), source.end(), av, av);
+    array<int, 3> f(2, 3, 4, source.begin(), av, av);
+    CHECK(c[23] == 24);
+    CHECK(d(3, 5) == 24);
+    CHECK(e(1, 0) == 7);
+    CHECK(f(1, 2, 3) == 24);
+    // From a view, with an access type or an association.
+    const array_view<const int, 2> view(4, 6, source);
+    array<int, 2> g(view, av, hx::access_type_read_write);
+    array<int, 2> h(view, av, av);
+    CHECK(g(2, 3) == 16);
+    CHECK(h(2, 3) == 16);
+    CHECK(h.get_accelerator_view() == av);
+  }
+}
+
+TEST_CASE("an array made with access_type_none has no host pointer", "[array][cpu_access]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    array<float, 1> none(8, acc.get_default_view(), hx::access_type_none);
+    CHECK(none.get_cpu_access_type() == hx::access_type_none);
+    CHECK(none.data() == nullptr);  // C++ AMP 1.2, 5.1.3
+    array<float, 1> shared(8, acc.get_default_view(), hx::access_type_read_write);
+    CHECK(shared.data() != nullptr);
+  }
+}
+
+TEST_CASE("a host projection outside an array or view throws", "[array][projection][errors]") {
+  array<int, 2> a(extent<2>(10, 10));
+  CHECK_THROWS_AS(a[10], hx::runtime_exception);
+  CHECK_THROWS_AS(a[-1], hx::runtime_exception);
+  CHECK_NOTHROW(a[9]);
+  std::vector<int> data(30);
+  const array_view<int, 3> v(2, 3, 5, data);
+  CHECK_THROWS_AS(v[2], hx::runtime_exception);
+  CHECK_THROWS_AS(v[1][3], hx::runtime_exception);
+  CHECK_NOTHROW(v[1][2]);
+}
+
+// C++ AMP's element-type rules (5.0) and read-only properties, where a test can see them:
+// the rules themselves are static_asserts in the class (see tests/compile_fail/).
+template <class A, class = void>
+struct can_assign_accelerator_view : std::false_type {};
+template <class A>
+struct can_assign_accelerator_view<A,
+                                   std::void_t<decltype(std::declval<A&>().get_accelerator_view() =
+                                                            std::declval<hx::accelerator_view>())>>
+    : std::true_type {};
+static_assert(!can_assign_accelerator_view<array<float, 2>>::value,
+              "array::get_accelerator_view() is a read-only property");
+
+namespace {
+// An iterator as the conformance suite writes them: postfix ++ returns a const copy and
+// operator* is non-const, so `*it++` does not compile; copy must use `*it` then `++it`.
+template <class T>
+class strict_iterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using pointer = T*;
+  using reference = T&;
+  explicit strict_iterator(T* p) : p_(p) {}
+  T& operator*() { return *p_; }  // deliberately non-const
+  strict_iterator& operator++() {
+    ++p_;
+    return *this;
+  }
+  const strict_iterator operator++(int) {  // NOLINT(readability-const-return-type): on purpose
+    strict_iterator old = *this;
+    ++p_;
+    return old;
+  }
+  bool operator==(const strict_iterator& o) const { return p_ == o.p_; }
+  bool operator!=(const strict_iterator& o) const { return p_ != o.p_; }
+
+ private:
+  T* p_;
+};
+}  // namespace
+
+TEST_CASE("copy works with iterators whose postfix ++ returns a const copy", "[copy]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    std::vector<int> in(12), out(12, 0);
+    std::iota(in.begin(), in.end(), 5);
+    array<int, 2> a(3, 4, acc.get_default_view());
+    hx::copy(strict_iterator<int>(in.data()), strict_iterator<int>(in.data() + 12), a);
+    hx::copy(a, strict_iterator<int>(out.data()));
+    CHECK(out == in);
+    std::fill(out.begin(), out.end(), 0);
+    const array_view<int, 2> v(a);
+    hx::copy(v, strict_iterator<int>(out.data()));
+    CHECK(out == in);
+  }
 }

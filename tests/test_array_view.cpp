@@ -140,6 +140,27 @@ TEST_CASE("const views read data and are never written back", "[array_view][cons
   }
 }
 
+// view_as belongs to rank-1 views (C++ AMP 1.2, 5.2.5): on a higher rank it is ill-formed.
+template <class V, class = void>
+struct can_view_as_flat : std::false_type {};
+template <class V>
+struct can_view_as_flat<V, std::void_t<decltype(std::declval<const V&>().view_as(extent<1>(4)))>>
+    : std::true_type {};
+static_assert(can_view_as_flat<array_view<int, 1>>::value &&
+                  can_view_as_flat<array_view<const int, 1>>::value,
+              "view_as on a rank-1 view");
+static_assert(!can_view_as_flat<array_view<int, 2>>::value &&
+                  !can_view_as_flat<array_view<const float, 3>>::value,
+              "no view_as on a view of rank 2 or more");
+static_assert(can_view_as_flat<hx::array<int, 2>>::value, "arrays reshape at any rank");
+// reinterpret_as keeps a view read-only (C++ AMP 1.2, 5.2.5): <int> on a const view is const.
+static_assert(
+    std::is_same<decltype(std::declval<const array_view<const float, 1>&>().reinterpret_as<int>()),
+                 array_view<const int, 1>>::value &&
+        std::is_same<decltype(std::declval<const array_view<float, 1>&>().reinterpret_as<int>()),
+                     array_view<int, 1>>::value,
+    "reinterpret_as of a const view is const");
+
 TEST_CASE("view_as and reinterpret_as round trips keep the bytes", "[array_view][view_as]") {
   std::vector<std::uint32_t> data = hipamp_test::random_vector<std::uint32_t>(24, 0, 0xFFFFFFFFu);
   const std::vector<std::uint32_t> original = data;
@@ -148,8 +169,10 @@ TEST_CASE("view_as and reinterpret_as round trips keep the bytes", "[array_view]
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 3; ++j)
       for (int k = 0; k < 4; ++k) REQUIRE(cube(i, j, k) == original[at3(i, j, k, 3, 4)]);
-  array_view<std::uint32_t, 1> back = cube.view_as(extent<1>(24));
-  for (int i = 0; i < 24; ++i) REQUIRE(back[i] == original[i]);
+  // view_as is rank-1 only (C++ AMP 1.2, 5.2.5): another shape comes from the flat view again.
+  array_view<std::uint32_t, 2> matrix = flat.view_as(extent<2>(6, 4));
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 4; ++j) REQUIRE(matrix(i, j) == original[i * 4 + j]);
 
   array_view<unsigned char, 1> bytes = flat.reinterpret_as<unsigned char>();
   REQUIRE(bytes.extent == extent<1>(96));
@@ -223,6 +246,44 @@ TEST_CASE("synchronize_async completes with the data on the host", "[array_view]
   }
 }
 
+TEST_CASE("completion_future::to_task chains continuations and joins with &&",
+          "[array_view][async][task]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    std::vector<int> a(512, 1), b(512, 2);
+    array_view<int, 1> va(512, a), vb(512, b);
+    hx::parallel_for_each(acc.get_default_view(), va.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) {
+      va[i] += 10;
+      vb[i] *= 3;
+    });
+    // Both synchronizations are done before the joined task's continuation runs.
+    const hx::task<bool> both =
+        (va.synchronize_async().to_task() && vb.synchronize_async().to_task()).then([&] {
+          return a[511] == 11 && b[0] == 6;
+        });
+    CHECK(both.get());
+    // A value flows through then(); a continuation may take the antecedent task itself.
+    const int chained = va.synchronize_async()
+                            .to_task()
+                            .then([] { return 20; })
+                            .then([](int x) { return x + 1; })
+                            .then([](const hx::task<int>& t) { return t.get() * 2; })
+                            .get();
+    CHECK(chained == 42);
+    // An exception in the antecedent skips a value continuation and reaches get().
+    bool ran = false;
+    const hx::task<void> failing =
+        hx::completion_future(
+            std::async(std::launch::async,
+                       [] { throw hx::runtime_exception("hipamp test: async failure"); })
+                .share())
+            .to_task()
+            .then([&] { ran = true; });
+    CHECK_THROWS_AS(failing.get(), hx::runtime_exception);
+    CHECK_FALSE(ran);
+    CHECK_THROWS_AS(hx::task<void>().get(), std::future_error);
+  }
+}
+
 TEST_CASE("array_view rejects bad shapes with messages naming them", "[array_view][errors]") {
   std::vector<int> small(10);
   CHECK_THROWS_AS((array_view<int, 1>(11, small)), hx::runtime_exception);
@@ -243,9 +304,12 @@ TEST_CASE("array_view rejects bad shapes with messages naming them", "[array_vie
   CHECK_THROWS_AS(m.section(hx::index<2>(5, 5), extent<2>(6, 2)), hx::runtime_exception);
   CHECK_THROWS_AS(m.section(hx::index<2>(-1, 0), extent<2>(2, 2)), hx::runtime_exception);
   CHECK_THROWS_AS(m.section(hx::index<2>(0, 0), extent<2>(0, 2)), hx::runtime_exception);
-  CHECK_THROWS_AS(m.view_as(extent<1>(99)), hx::runtime_exception);
-  CHECK_THROWS_AS(m.section(hx::index<2>(0, 0), extent<2>(4, 4)).view_as(extent<1>(16)),
-                  hx::runtime_exception);
+  array_view<int, 1> flat_m(100, data);
+  CHECK_THROWS_AS(flat_m.view_as(extent<1>(101)), hx::runtime_exception);
+  CHECK_THROWS_AS(flat_m.view_as(extent<2>(10, 11)), hx::runtime_exception);
+  // A smaller shape views the first elements (C++ AMP 1.2, 5.2.5).
+  data[98] = 7;
+  CHECK(flat_m.view_as(extent<2>(9, 11))(8, 10) == 7);
   CHECK_THROWS_AS(m.section(hx::index<2>(1, 1), extent<2>(2, 2)).data(), hx::runtime_exception);
   std::vector<char> chars(10);
   array_view<char, 1> cv(10, chars);

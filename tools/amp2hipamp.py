@@ -96,8 +96,8 @@ UNSUPPORTED = (
     (r"\bsampler\s+[A-Za-z_]\w*\s*[;({=]|\bsampler\s*\(", "texture",
      "samplers are not provided (textures are hipamp::graphics::texture); read a texture "
      "with operator[] / get, or use array / array_view"),
-    (r"\bto_task\s*\(", "ppl", "completion_future::to_task (PPL) is not provided; use "
-     "then() or get()"),
+    (r"\bto_task\s*\(", "ppl", "completion_future::to_task gives hipamp::task<void> with "
+     "then / get / wait / && only (no PPL scheduler, cancellation or when_any)"),
 )
 
 

@@ -116,6 +116,40 @@ class array {
         const accelerator_view& /*associated*/)
       : array(ext, first, av) {}
 
+  // The rest of C++ AMP 1.2's constructors (5.1.1) with the extent spelled as integers: with a
+  // CPU access type, and staging arrays (the association ignored, as above).
+#define HIPAMP_ARRAY_PLACED_CTORS(R, PARAMS, ARGS)                                               \
+  template <int M = N, typename = std::enable_if_t<M == R>>                                      \
+  array(PARAMS, const accelerator_view& av, access_type cpu_access)                              \
+      : array(hipamp::extent<R>(ARGS), av, cpu_access) {}                                        \
+  template <int M = N, typename = std::enable_if_t<M == R>>                                      \
+  array(PARAMS, const accelerator_view& av, const accelerator_view& associated)                  \
+      : array(hipamp::extent<R>(ARGS), av, associated) {}                                        \
+  template <class InputIt, int M = N, typename = std::enable_if_t<M == R>,                       \
+            typename = typename std::iterator_traits<InputIt>::iterator_category>                \
+  array(PARAMS, InputIt first, InputIt last, const accelerator_view& av, access_type cpu_access) \
+      : array(hipamp::extent<R>(ARGS), first, last, av, cpu_access) {}                           \
+  template <class InputIt, int M = N, typename = std::enable_if_t<M == R>,                       \
+            typename = typename std::iterator_traits<InputIt>::iterator_category>                \
+  array(PARAMS, InputIt first, const accelerator_view& av, access_type cpu_access)               \
+      : array(hipamp::extent<R>(ARGS), first, av, cpu_access) {}                                 \
+  template <class InputIt, int M = N, typename = std::enable_if_t<M == R>,                       \
+            typename = typename std::iterator_traits<InputIt>::iterator_category>                \
+  array(PARAMS, InputIt first, InputIt last, const accelerator_view& av,                         \
+        const accelerator_view& associated)                                                      \
+      : array(hipamp::extent<R>(ARGS), first, last, av, associated) {}                           \
+  template <class InputIt, int M = N, typename = std::enable_if_t<M == R>,                       \
+            typename = typename std::iterator_traits<InputIt>::iterator_category>                \
+  array(PARAMS, InputIt first, const accelerator_view& av, const accelerator_view& associated)   \
+      : array(hipamp::extent<R>(ARGS), first, av, associated) {}
+#define HIPAMP_COMMA ,
+  HIPAMP_ARRAY_PLACED_CTORS(1, int e0, e0)
+  HIPAMP_ARRAY_PLACED_CTORS(2, int e0 HIPAMP_COMMA int e1, e0 HIPAMP_COMMA e1)
+  HIPAMP_ARRAY_PLACED_CTORS(3, int e0 HIPAMP_COMMA int e1 HIPAMP_COMMA int e2,
+                            e0 HIPAMP_COMMA e1 HIPAMP_COMMA e2)
+#undef HIPAMP_COMMA
+#undef HIPAMP_ARRAY_PLACED_CTORS
+
   // A copy of a view's data, on `av`.
   explicit array(const array_view<const T, N>& source)
       : array(source, accelerator().get_default_view()) {}
@@ -123,6 +157,13 @@ class array {
       : array(source.extent, av) {
     source.copy_to(view_);
   }
+  array(const array_view<const T, N>& source, const accelerator_view& av, access_type cpu_access)
+      : array(source, av) {
+    cpu_access_ = cpu_access;
+  }
+  array(const array_view<const T, N>& source, const accelerator_view& av,
+        const accelerator_view& /*associated*/)
+      : array(source, av) {}
 
   // Deep copy, on the same accelerator_view.
   array(const array& other) : array(other.extent, other.av_) {
@@ -157,8 +198,10 @@ class array {
   ~array() = default;
 
   hipamp::extent<N> get_extent() const noexcept { return extent; }
-  accelerator_view get_accelerator_view() const { return av_; }
-  accelerator_view get_associated_accelerator_view() const { return av_; }
+  // const: C++ AMP declares these as read-only properties, so `a.get_accelerator_view() = v`
+  // must not compile (it would assign to a temporary and change nothing).
+  const accelerator_view get_accelerator_view() const { return av_; }
+  const accelerator_view get_associated_accelerator_view() const { return av_; }
   access_type get_cpu_access_type() const noexcept {
     if (cpu_access_ != access_type_auto) {
       return cpu_access_;
@@ -221,8 +264,11 @@ class array {
     return const_view()[i];
   }
 
-  T* data() { return view_.data(); }
-  const T* data() const { return const_view().data(); }
+  // C++ AMP 1.2 (5.1.3): on the host, data() is NULL for an array made with
+  // access_type_none (kernels still get the pointer). hipamp keeps host access through
+  // operator[] working for every array; only the pointer follows the rule.
+  T* data() { return host_inaccessible() ? nullptr : view_.data(); }
+  const T* data() const { return host_inaccessible() ? nullptr : const_view().data(); }
 
   array_view<T, N> section(const index<N>& origin, const hipamp::extent<N>& ext) {
     return view_.section(origin, ext);
@@ -264,21 +310,21 @@ class array {
   }
   template <int K>
   array_view<T, K> view_as(const hipamp::extent<K>& ext) {
-    return view_.template view_as<K>(ext);
+    return view_.template reshape<K>(ext);
   }
   template <int K>
   array_view<const T, K> view_as(const hipamp::extent<K>& ext) const {
-    return const_view().template view_as<K>(ext);
+    return const_view().template reshape<K>(ext);
   }
   template <class U>
   array_view<U, 1> reinterpret_as() {
-    return view_.template view_as<1>(hipamp::extent<1>(static_cast<int>(extent.size())))
+    return view_.template reshape<1>(hipamp::extent<1>(static_cast<int>(extent.size())))
         .template reinterpret_as<U>();
   }
   template <class U>
   array_view<const U, 1> reinterpret_as() const {
     return const_view()
-        .template view_as<1>(hipamp::extent<1>(static_cast<int>(extent.size())))
+        .template reshape<1>(hipamp::extent<1>(static_cast<int>(extent.size())))
         .template reinterpret_as<const U>();
   }
 
@@ -317,6 +363,9 @@ class array {
       host[i] = *first;
   }
   array_view<const T, N> const_view() const { return view_; }
+  bool host_inaccessible() const noexcept {
+    return cpu_access_ == access_type_none && !detail::running_cpu_kernel;
+  }
 
   array_view<T, N> view_;
   accelerator_view av_;

@@ -159,14 +159,14 @@ class array_ref {
   }
   template <int K>
   HIPAMP_HOST_DEVICE array_view<T, K> view_as(const hipamp::extent<K>& ext) const {
-    return view_.template view_as<K>(ext);
+    return view_.template reshape<K>(ext);
   }
   // The whole array's bytes as a rank-1 view of U (an array is contiguous, so any rank works).
   template <class U>
   HIPAMP_HOST_DEVICE array_view<std::conditional_t<read_only, const U, U>, 1> reinterpret_as()
       const {
     using target = std::conditional_t<read_only, const U, U>;
-    return view_.template view_as<1>(hipamp::extent<1>(static_cast<int>(extent.size())))
+    return view_.template reshape<1>(hipamp::extent<1>(static_cast<int>(extent.size())))
         .template reinterpret_as<target>();
   }
 

@@ -33,6 +33,8 @@ template <class T, int N = 1>
 class array;
 template <class T, int N = 1>
 class array_view;
+template <class T, int N>
+class array_ref;
 
 namespace detail {
 
@@ -85,14 +87,28 @@ struct view_geometry {
 template <class T, int N>
 class array_view {
   static_assert(N > 0, "hipamp: array_view rank must be at least 1");
+  // The element-type rules of C++ AMP 1.2 (section 5.0) that a library can check; array<T, N>
+  // holds an array_view<T, N>, so they guard both containers.
+  static_assert(!std::is_pointer<T>::value && !std::is_reference<T>::value,
+                "hipamp: C++ AMP forbids pointers and references as array/array_view elements "
+                "(an address does not survive the move to an accelerator)");
   static_assert(std::is_trivially_copyable<T>::value,
-                "hipamp: array_view elements must be trivially copyable (they move by memcpy)");
+                "hipamp: array/array_view elements must be trivially copyable (they move by "
+                "memcpy; C++ AMP also forbids virtual functions, virtual bases and containers "
+                "such as array or array_view as members)");
+  // Fundamental types of 1 or 2 bytes (char, short) stay allowed as a hipamp extension.
+  static_assert(!std::is_class<T>::value || sizeof(T) % sizeof(int) == 0,
+                "hipamp: C++ AMP requires the size of a class element type of array/array_view "
+                "to be a multiple of 4 bytes (an empty class, or one with only static members, "
+                "is not)");
   using nonconst_type = std::remove_const_t<T>;
   static constexpr bool read_only = std::is_const<T>::value;
   template <class, int>
   friend class array_view;
   template <class, int>
   friend class array;
+  template <class, int>
+  friend class array_ref;
   friend struct detail::view_access;
 
  public:
@@ -305,19 +321,33 @@ class array_view {
     return section(index<3>(i0, i1, i2), hipamp::extent<3>(e0, e1, e2));
   }
 
-  // The same elements under another shape of equal size; the view must be contiguous.
-  template <int K>
+  // The same elements under another shape of no larger size. C++ AMP 1.2 (5.2.5) offers it on
+  // rank-1 views only; arrays (and their kernel handles) reshape at any rank through reshape().
+  template <int K, int M = N, typename = std::enable_if_t<M == 1>>
   HIPAMP_HOST_DEVICE array_view<T, K> view_as(const hipamp::extent<K>& ext) const {
+    return reshape(ext);
+  }
+  // C++ AMP rule: view_as is for an array_view of rank 1 only; reshape the array instead, or
+  // view_as a rank-1 view of the same data.
+  template <int K, int M = N, typename = std::enable_if_t<(M > 1)>, typename = void>
+  array_view<T, K> view_as(const hipamp::extent<K>& ext) const = delete;
+
+ private:
+  // view_as at any rank; the view must be contiguous.
+  template <int K>
+  HIPAMP_HOST_DEVICE array_view<T, K> reshape(const hipamp::extent<K>& ext) const {
 #if !HIPAMP_DEVICE_COMPILE
     if (!is_contiguous()) {
       throw runtime_exception("hipamp: view_as needs a contiguous view; this one of extent " +
                               detail::to_string(extent) + " is strided");
     }
-    if (detail::element_count(ext) != detail::element_count(extent)) {
+    // C++ AMP 1.2 (5.1.4, 5.2.5): the new shape may cover fewer elements (the first ones),
+    // never more.
+    if (detail::element_count(ext) > detail::element_count(extent)) {
       throw runtime_exception("hipamp: view_as " + detail::to_string(ext) + " holds " +
                               std::to_string(detail::element_count(ext)) +
-                              " elements but the view " + detail::to_string(extent) + " holds " +
-                              std::to_string(detail::element_count(extent)));
+                              " elements but the view " + detail::to_string(extent) +
+                              " holds only " + std::to_string(detail::element_count(extent)));
     }
     detail::check_positive_extent(ext, "view_as");
 #endif
@@ -332,11 +362,13 @@ class array_view {
     return out;
   }
 
-  // The bytes of a rank-1 view as elements of another type.
+ public:
+  // The bytes of a rank-1 view as elements of another type. On a read-only view the result is
+  // read-only too: reinterpret_as<U>() gives array_view<const U> (C++ AMP 1.2, 5.2.5).
   template <class U, int M = N, typename = std::enable_if_t<M == 1>>
-  HIPAMP_HOST_DEVICE array_view<U, 1> reinterpret_as() const {
-    static_assert(std::is_const<U>::value || !read_only,
-                  "hipamp: reinterpret_as cannot drop const");
+  HIPAMP_HOST_DEVICE array_view<std::conditional_t<read_only, const U, U>, 1> reinterpret_as()
+      const {
+    using target = std::conditional_t<read_only, const U, U>;
     const std::size_t bytes = detail::element_count(extent) * sizeof(T);
     const std::size_t offset_bytes = offset_ * sizeof(T);
 #if !HIPAMP_DEVICE_COMPILE
@@ -347,9 +379,9 @@ class array_view {
                               "-byte elements");
     }
 #endif
-    array_view<U, 1> out;
+    array_view<target, 1> out;
     out.extent = hipamp::extent<1>(static_cast<int>(bytes / sizeof(U)));
-    out.data_ = reinterpret_cast<U*>(data_);
+    out.data_ = reinterpret_cast<target*>(data_);
     out.offset_ = offset_bytes / sizeof(U);
     out.src_ = src_;
     out.bound_ = bound_;
@@ -547,6 +579,11 @@ class array_view {
       index<N> first;  // the projection's first element: only dimension 0 can be out
       first[0] = i;
       check_bounds(first, "array_view");
+    } else if (!detail::running_cpu_kernel &&
+               HIPAMP_UNLIKELY(static_cast<unsigned>(i) >= static_cast<unsigned>(extent[0]))) {
+      // Host code: C++ AMP 1.2 (5.2.4) throws for a projection outside the view or array.
+      throw runtime_exception("hipamp: projection [" + std::to_string(i) + "] of extent " +
+                              detail::to_string(extent) + " is out of range");
     }
 #endif
     array_view<T, N - 1> out;

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include <hipamp/detail/backend.hpp>
+#include <hipamp/task.hpp>
 
 namespace hipamp {
 
@@ -70,6 +71,9 @@ class completion_future {
       continuation();
     }).detach();
   }
+
+  // PPL's task for the work (C++ AMP 1.2, 8.2), for then() chains and `t1 && t2`.
+  task<void> to_task() const { return task<void>(static_cast<std::shared_future<void>>(*this)); }
 
   operator std::shared_future<void>() const {  // NOLINT: C++ AMP converts implicitly
     if (work_.valid() && !event_) return work_;

@@ -65,13 +65,21 @@ struct view_access {
                               std::to_string(available));
     }
     if (dst.is_contiguous()) dst.discard_data();
-    for_each_index(dst.extent, [&](const index<N>& i) { dst[i] = *first++; });
+    // *it then ++it, never *it++: an iterator's postfix ++ may return a const copy whose
+    // operator* is non-const (the suite's Misc/CustomIterator iterators do).
+    for_each_index(dst.extent, [&](const index<N>& i) {
+      dst[i] = *first;
+      ++first;
+    });
   }
 
   template <class T, int N, class OutputIt>
   static void copy_out(const array_view<T, N>& src, OutputIt out) {
     src.synchronize();
-    for_each_index(src.extent, [&](const index<N>& i) { *out++ = src[i]; });
+    for_each_index(src.extent, [&](const index<N>& i) {
+      *out = src[i];
+      ++out;
+    });
   }
 };
 
