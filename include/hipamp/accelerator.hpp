@@ -43,6 +43,14 @@ class accelerator_view {
   void* native_handle() const noexcept { return queue_->native_handle(); }
   detail::queue_impl& queue() const noexcept { return *queue_; }
   const std::shared_ptr<detail::queue_impl>& queue_ptr() const noexcept { return queue_; }
+  accelerator_view(const accelerator_view&) = default;
+  accelerator_view(accelerator_view&&) noexcept = default;
+  // Assignment to lvalues only: C++ AMP's accelerator_view properties are read-only, so
+  // `a.get_accelerator_view() = v` (a temporary, changing nothing) must not compile, while
+  // calls such as `a.get_accelerator_view().wait()` must.
+  accelerator_view& operator=(const accelerator_view&) & = default;
+  accelerator_view& operator=(accelerator_view&&) & noexcept = default;
+  ~accelerator_view() = default;
   explicit accelerator_view(std::shared_ptr<detail::queue_impl> queue, bool auto_selection = false)
       : queue_(std::move(queue)), auto_selection_(auto_selection) {}
 

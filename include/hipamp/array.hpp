@@ -198,10 +198,10 @@ class array {
   ~array() = default;
 
   hipamp::extent<N> get_extent() const noexcept { return extent; }
-  // const: C++ AMP declares these as read-only properties, so `a.get_accelerator_view() = v`
-  // must not compile (it would assign to a temporary and change nothing).
-  const accelerator_view get_accelerator_view() const { return av_; }
-  const accelerator_view get_associated_accelerator_view() const { return av_; }
+  // Read-only properties: accelerator_view's assignment takes lvalues only, so
+  // `a.get_accelerator_view() = v` does not compile, while `.wait()` on the result does.
+  accelerator_view get_accelerator_view() const { return av_; }
+  accelerator_view get_associated_accelerator_view() const { return av_; }
   access_type get_cpu_access_type() const noexcept {
     if (cpu_access_ != access_type_auto) {
       return cpu_access_;
