@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include <hipamp/fallback/gemm_cpu.hpp>
+#include <hipamp/fallback/gemm.hpp>
 #include <hipamp/hipamp.hpp>
 
 #if __has_include(<hipamp/tiled_parallel_for_each.hpp>)

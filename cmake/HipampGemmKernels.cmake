@@ -30,8 +30,9 @@ function(hipamp_add_gemm_kernels target)
     set(_gpu_sources "${PROJECT_SOURCE_DIR}/lib/gemm_gpu_float.cpp"
                      "${PROJECT_SOURCE_DIR}/lib/gemm_gpu_double.cpp")
     target_sources(${target} PRIVATE ${_gpu_sources})
-    set_source_files_properties(${_gpu_sources} TARGET_DIRECTORY ${target}
-                                PROPERTIES LANGUAGE ${_language})
+    # lib/gemm.cpp too: its dispatch (detail::on_device) reaches the GPU room only in a GPU unit.
+    set_source_files_properties(${_gpu_sources} "${PROJECT_SOURCE_DIR}/lib/gemm.cpp"
+                                TARGET_DIRECTORY ${target} PROPERTIES LANGUAGE ${_language})
   endif()
   target_compile_definitions(${target} PRIVATE HIPAMP_GEMM_HAVE_AVX2=${_have_avx2}
                                                HIPAMP_GEMM_HAVE_AVX512=${_have_avx512})

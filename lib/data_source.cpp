@@ -13,7 +13,7 @@
 #include <hipamp/exceptions.hpp>
 #include <hipamp/transfer_statistics.hpp>
 
-#include "host_memory.hpp"
+#include <hipamp/detail/host_memory.hpp>
 #include "interval_set.hpp"
 
 namespace hipamp::detail {

@@ -6,9 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include <hipamp/fallback/gemm_cpu.hpp>
+#include <hipamp/detail/launch.hpp>
+#include <hipamp/fallback/gemm.hpp>
 
-#if HIPAMP_BACKEND_CUDA || HIPAMP_BACKEND_HIP
+#if HIPAMP_GPU_TRANSLATION_UNIT
 #include <hipamp/backend/gpu/gemm.hpp>
 #endif
 
@@ -34,20 +35,6 @@ std::vector<byte_run> runs_of(const footprint& fp, std::size_t base) {
   fp.for_each_run([&](std::size_t b, std::size_t e) { runs.emplace_back(base + b, base + e); });
   std::sort(runs.begin(), runs.end());
   return runs;
-}
-
-template <class T>
-void run_on(queue_impl& queue, const gemm_problem<T>& problem) {
-  if (queue.device().runs_on_cpu()) {
-    // The CPU device and the emulated discrete device both hand out host memory.
-    fallback::gemm_cpu(problem);
-    return;
-  }
-#if HIPAMP_BACKEND_CUDA || HIPAMP_BACKEND_HIP
-  gpu::gemm_launch(problem, queue.native_handle(), queue.device().properties().ordinal);
-#else
-  throw unsupported_feature("hipamp::gemm: this libhipamp was built without a GPU backend");
-#endif
 }
 
 }  // namespace
@@ -122,10 +109,17 @@ void check_gemm_operands(const char* function, matrix_op op_a, matrix_op op_b,
 accelerator_view gemm_default_view(const data_source* c_source) {
   if (c_source != nullptr && c_source->home_queue())
     return accelerator_view(c_source->home_queue());
-  return accelerator::get_auto_selection_view();
+  return accelerator::get_auto_selection_view();  // libhipamp can run gemm on every device
 }
 
-void run_gemm(queue_impl& queue, const gemm_problem<float>& problem) { run_on(queue, problem); }
-void run_gemm(queue_impl& queue, const gemm_problem<double>& problem) { run_on(queue, problem); }
+// The device room's gemm_on; on_device is the launch protocol's one dispatch (detail/launch.hpp).
+// This file is compiled as CUDA or HIP in GPU builds (HipampGemmKernels.cmake), so the GPU room
+// is there; the GPU kernels themselves are precompiled in gemm_gpu_float/double.cpp.
+event_ptr run_gemm(const accelerator_view& av, const gemm_problem<float>& problem) {
+  return on_device(av, "hipamp::gemm", [&](const auto& on) { return gemm_on(on, problem); });
+}
+event_ptr run_gemm(const accelerator_view& av, const gemm_problem<double>& problem) {
+  return on_device(av, "hipamp::gemm", [&](const auto& on) { return gemm_on(on, problem); });
+}
 
 }  // namespace hipamp::detail

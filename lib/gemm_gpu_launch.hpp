@@ -10,55 +10,20 @@
 #include <utility>
 #include <vector>
 
+#include <hipamp/backend/gpu/device_query.hpp>
 #include <hipamp/backend/gpu/gemm.hpp>
 #include <hipamp/backend/gpu/gemm_kernels.hpp>
+#include <hipamp/backend/gpu/tuning_gemm.hpp>
 #include <hipamp/exceptions.hpp>
 
 namespace hipamp::detail::gpu::gemm {
 
-// The few runtime calls this file needs, under both vendors' names.
-#if defined(__HIPCC__)
-inline error_t get_device(int* device) { return hipGetDevice(device); }
-inline error_t set_device(int device) { return hipSetDevice(device); }
-inline error_t multiprocessor_count(int* count, int device) {
-  return hipDeviceGetAttribute(count, hipDeviceAttributeMultiprocessorCount, device);
-}
+using vendor::multiprocessor_count;
 template <class Kernel>
 error_t resident_blocks(int* blocks, Kernel kernel, int threads) {
-  return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, threads, 0);
+  return vendor::resident_blocks(blocks, kernel, threads);
 }
-#else
-inline error_t get_device(int* device) { return cudaGetDevice(device); }
-inline error_t set_device(int device) { return cudaSetDevice(device); }
-inline error_t multiprocessor_count(int* count, int device) {
-  return cudaDeviceGetAttribute(count, cudaDevAttrMultiProcessorCount, device);
-}
-template <class Kernel>
-error_t resident_blocks(int* blocks, Kernel kernel, int threads) {
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, threads, 0);
-}
-#endif
 
-// Makes `device` current for the launch and restores the caller's device afterwards.
-class device_guard {
- public:
-  explicit device_guard(int device) {
-    HIPAMP_GPU_CHECK(get_device(&previous_));
-    if (device >= 0 && device != previous_) {
-      HIPAMP_GPU_CHECK(set_device(device));
-      switched_ = true;
-    }
-  }
-  device_guard(const device_guard&) = delete;
-  device_guard& operator=(const device_guard&) = delete;
-  ~device_guard() {
-    if (switched_) (void)set_device(previous_);
-  }
-
- private:
-  int previous_ = 0;
-  bool switched_ = false;
-};
 
 template <class Cfg, bool TRANS_A, bool TRANS_B, bool VEC>
 void launch_variant(const gemm_problem<typename Cfg::value_type>& p, stream_t stream) {
@@ -129,7 +94,7 @@ const device_shape& shape_of(int device, const std::vector<config_entry<T>>& tab
   std::lock_guard<std::mutex> lock(mutex);
   auto it = shapes.find(device);
   if (it != shapes.end()) return it->second;
-  device_guard guard(device);
+  current_device_guard guard(device);
   device_shape shape;
   HIPAMP_GPU_CHECK(multiprocessor_count(&shape.multiprocessors, device));
   for (const config_entry<T>& e : table) shape.blocks_per_sm.push_back(e.blocks_per_sm());
@@ -162,7 +127,7 @@ void run(const gemm_problem<T>& p, void* stream, int device, int config,
   }
   if (p.m <= 0 || p.n <= 0) return;
   const int chosen = config >= 0 ? config : pick(p, device, table);
-  device_guard guard(device);
+  current_device_guard guard(device);
   table[chosen].launch(p, static_cast<stream_t>(stream));
 }
 

@@ -1,6 +1,7 @@
 // The GPU device: device_impl / queue_impl / event_impl for every GPU of the configured
-// backend. One source for CUDA and HIP, written against lib/gpu_api.hpp and compiled as CUDA
-// by nvcc or as HIP by ROCm's clang.
+// backend. One source for CUDA and HIP, written against the vendor files' names
+// (include/hipamp/backend/gpu/vendor/{cuda,hip}.hpp) and compiled as CUDA by nvcc or as HIP by
+// ROCm's clang.
 //
 // - Every accelerator_view is one non-blocking stream; work is submitted when queued, so
 //   queuing_mode_immediate and queuing_mode_automatic behave alike and flush() only orders.
@@ -26,10 +27,14 @@
 #include <hipamp/exceptions.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
 
+#include <hipamp/backend/gpu/kernel_language.hpp>
+#include <hipamp/backend/gpu/vendor.hpp>
+
 #include "device_registry.hpp"
-#include "gpu_api.hpp"
 
 namespace hipamp::detail::gpu {
+
+namespace api = vendor;  // the runtime calls, one spelling for CUDA and HIP
 
 [[noreturn]] void throw_error(error_t error, const char* what) {
   std::string message = std::string("hipamp: ") + what + " failed with " + api::error_name(error) +
@@ -55,7 +60,7 @@ namespace {
 
 constexpr std::size_t mib = std::size_t{1} << 20;
 
-// Set once at enumeration: only machines with several GPUs pay for cudaSetDevice.
+// Set once at enumeration: only machines with several GPUs pay for set_device.
 std::atomic<bool> several_gpus{false};
 
 void make_current(int ordinal) {

@@ -1,4 +1,4 @@
-#include "host_memory.hpp"
+#include <hipamp/detail/host_memory.hpp>
 
 #include <cstdlib>
 #include <string>

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <hipamp/fallback/gemm_cpu.hpp>
+#include <hipamp/fallback/gemm.hpp>
 
 #include "support.hpp"
 

@@ -59,7 +59,7 @@ void tiled_launch(const hx::accelerator_view& av, const hx::tiled_extent<D0, D1,
   hx::detail::launch_scope scope(av.queue());
   const Kernel bound = kernel;
   scope.close();
-  scope.complete(hx::detail::gpu::launch_tiled(av, domain, bound));
+  scope.complete(hx::detail::gpu::launch_tiled(hx::detail::gpu::device_target{av}, domain, bound));
 }
 
 template <int N, class Kernel>

@@ -1,5 +1,5 @@
 // The sort's device-independent pieces, on the host:
-//  - the GPU bitonic schedule (detail/bitonic_network.hpp) replayed pass by pass exactly as
+//  - the GPU bitonic schedule (algorithm/sort/bitonic_network.hpp) replayed pass by pass exactly as
 //    the kernels run it, tile by tile and thread by thread, with every round checked for
 //    two groups touching one element (a race on the GPU);
 //  - the CPU device's SIMD kernels on every instruction set this CPU supports;
@@ -13,8 +13,8 @@
 #include <random>
 #include <vector>
 
-#include <hipamp/detail/bitonic_network.hpp>
-#include <hipamp/fallback/sort_cpu.hpp>
+#include <hipamp/algorithm/sort/bitonic_network.hpp>
+#include <hipamp/fallback/sort.hpp>
 
 #include "support.hpp"
 

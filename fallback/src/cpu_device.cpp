@@ -8,11 +8,11 @@
 #include <string>
 #include <thread>
 
+#include <hipamp/fallback/cpu_device.hpp>
+
+#include <hipamp/detail/host_memory.hpp>
 #include <hipamp/exceptions.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
-
-#include "../../lib/device_registry.hpp"
-#include "../../lib/host_memory.hpp"
 
 namespace hipamp::detail {
 namespace {

@@ -1,6 +1,6 @@
 // The CPU GEMM driver: blocking, packing and the thread split, shared by every instruction
 // set. Compiled for the baseline target; the SIMD work happens behind kernel_set's pointers.
-#include <hipamp/fallback/gemm_cpu.hpp>
+#include <hipamp/fallback/gemm.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include <hipamp/exceptions.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
 
-#include "../../lib/host_memory.hpp"
+#include <hipamp/detail/host_memory.hpp>
 #include "gemm_cpu_kernel_set.hpp"
 
 #if HIPAMP_HAS_OPENMP

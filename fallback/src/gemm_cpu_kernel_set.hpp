@@ -6,8 +6,8 @@
 
 #include <cstddef>
 
-#include <hipamp/detail/gemm_problem.hpp>
-#include <hipamp/fallback/gemm_cpu.hpp>
+#include <hipamp/algorithm/gemm/problem.hpp>
+#include <hipamp/fallback/gemm.hpp>
 
 namespace hipamp::fallback::gemm_impl {
 

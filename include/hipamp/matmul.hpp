@@ -20,17 +20,18 @@
 
 #include <hipamp/accelerator.hpp>
 #include <hipamp/array_view.hpp>
-#include <hipamp/detail/gemm_problem.hpp>
-#include <hipamp/detail/launch_scope.hpp>
+#include <hipamp/algorithm/gemm/problem.hpp>
+#include <hipamp/detail/launch.hpp>
 #include <hipamp/exceptions.hpp>
 #include <hipamp/matrix_op.hpp>
 
 namespace hipamp {
 namespace detail {
 
-// Compiled in libhipamp: runs the problem on the queue's device (pointers in its memory).
-void run_gemm(queue_impl& queue, const gemm_problem<float>& problem);
-void run_gemm(queue_impl& queue, const gemm_problem<double>& problem);
+// Compiled in libhipamp: runs the problem on av's device (pointers in its memory) and returns
+// the event that completes it.
+event_ptr run_gemm(const accelerator_view& av, const gemm_problem<float>& problem);
+event_ptr run_gemm(const accelerator_view& av, const gemm_problem<double>& problem);
 
 // What the checks need to know about one operand.
 struct gemm_operand {
@@ -84,30 +85,27 @@ void gemm(const accelerator_view& av, matrix_op op_a, matrix_op op_b, detail::no
   // Every element of C is overwritten without being read: nothing needs to move in.
   if (beta == T(0)) c.discard_data();
 
-  detail::launch_scope scope(av.queue());
-  // Each copy reports itself to the scope; closing it makes the data valid on the target
-  // and points the copies at the target's memory.
-  const array_view<const T, 2> bound_a = a;
-  const array_view<const T, 2> bound_b = b;  // NOLINT(performance-unnecessary-copy-initialization)
-  const array_view<T, 2> bound_c = c;
-  scope.close();
-
-  detail::gemm_problem<T> problem;
-  problem.op_a = op_a;
-  problem.op_b = op_b;
-  problem.m = c.extent[0];
-  problem.n = c.extent[1];
-  problem.k = op_a == matrix_op::none ? a.extent[1] : a.extent[0];
-  problem.alpha = alpha;
-  problem.beta = beta;
-  problem.a = bound_a.unchecked_data();
-  problem.lda = bound_a.stride(0);
-  problem.b = bound_b.unchecked_data();
-  problem.ldb = bound_b.stride(0);
-  problem.c = bound_c.unchecked_data();
-  problem.ldc = bound_c.stride(0);
-  detail::run_gemm(av.queue(), problem);
-  scope.complete(av.queue().record());
+  detail::launch_compiled(
+      av,
+      [&](const array_view<const T, 2>& bound_a, const array_view<const T, 2>& bound_b,
+          const array_view<T, 2>& bound_c) {
+        detail::gemm_problem<T> problem;
+        problem.op_a = op_a;
+        problem.op_b = op_b;
+        problem.m = c.extent[0];
+        problem.n = c.extent[1];
+        problem.k = op_a == matrix_op::none ? a.extent[1] : a.extent[0];
+        problem.alpha = alpha;
+        problem.beta = beta;
+        problem.a = bound_a.unchecked_data();
+        problem.lda = bound_a.stride(0);
+        problem.b = bound_b.unchecked_data();
+        problem.ldb = bound_b.stride(0);
+        problem.c = bound_c.unchecked_data();
+        problem.ldc = bound_c.stride(0);
+        return detail::run_gemm(av, problem);
+      },
+      a, b, c);
 }
 
 template <class T>

@@ -3,11 +3,10 @@
 // kernel wrote waits for it.
 #pragma once
 
-#include <string>
 #include <type_traits>
 
 #include <hipamp/accelerator.hpp>
-#include <hipamp/detail/launch_scope.hpp>
+#include <hipamp/detail/launch.hpp>
 #include <hipamp/exceptions.hpp>
 #include <hipamp/extent.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
@@ -34,48 +33,6 @@ void check_compute_domain(const extent<N>& domain) {
   }
 }
 
-// C++ AMP's auto-selection (parallel_for_each without an accelerator_view) picks the default
-// accelerator. A translation unit compiled by a host compiler can run kernels only on the CPU
-// device, so there auto-selection picks the CPU device rather than fail on the GPU.
-inline accelerator_view auto_selection_view() {
-#if HIPAMP_GPU_TRANSLATION_UNIT || HIPAMP_BACKEND_CPU
-  return accelerator::get_auto_selection_view();
-#else
-  accelerator_view preferred = accelerator::get_auto_selection_view();
-  if (preferred.runs_on_cpu()) return preferred;
-  return accelerator(accelerator::cpu_accelerator).get_default_view();
-#endif
-}
-
-// A host-compiled unit cannot launch on a GPU. Checked before the launch scope opens, so the
-// refusal moves no data and leaves every view's copies as they were.
-inline void check_launchable_here(const accelerator_view& av) {
-#if !HIPAMP_GPU_TRANSLATION_UNIT
-  if (!av.runs_on_cpu()) {
-    throw unsupported_feature(
-        "hipamp: this translation unit was compiled by a host compiler, so it cannot launch on "
-        "the GPU accelerator; " HIPAMP_HOST_UNIT_FIX);
-  }
-#else
-  (void)av;
-#endif
-}
-
-template <int N, class Kernel>
-event_ptr launch_simple(const accelerator_view& av, const extent<N>& domain, const Kernel& kernel) {
-  if (av.runs_on_cpu()) {
-    fallback::run_simple(domain, kernel, fallback::cpu_options_of(av.queue()));
-    return ready_event();
-  }
-#if HIPAMP_GPU_TRANSLATION_UNIT
-  return gpu::launch_simple(av, domain, kernel);
-#else
-  throw unsupported_feature(
-      "hipamp: this translation unit was compiled by a host compiler, so it cannot launch on the "
-      "GPU accelerator; " HIPAMP_HOST_UNIT_FIX);
-#endif
-}
-
 }  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace detail
 
@@ -87,13 +44,10 @@ void parallel_for_each(const accelerator_view& av, const extent<N>& domain, cons
       std::is_invocable<const Kernel&, index<N>>::value,
       "hipamp: the kernel must be callable with hipamp::index<N> for an extent<N> domain");
   detail::check_compute_domain(domain);
-  detail::check_launchable_here(av);
-  detail::launch_scope scope(av.queue());
-  // The copy is the point: every captured array_view binds itself to av here.
-  // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
-  const Kernel bound = kernel;
-  scope.close();
-  scope.complete(detail::launch_simple(av, domain, bound));
+  detail::launch(
+      av, "parallel_for_each",
+      [&](const auto& on, const Kernel& bound) { return launch_simple(on, domain, bound); },
+      kernel);
 }
 
 template <int N, class Kernel>

@@ -23,7 +23,7 @@ std::shared_ptr<array<key_index_t<T>, 1>> parallel_sort_keys(const array<T, 1>& 
   const accelerator_view av = source.get_accelerator_view();
   const array_view<const T, 1> src(source);
   detail::check_sort_size(source.extent.size(), "parallel_sort_keys");
-  detail::check_can_sort_on(av, "parallel_sort_keys");
+  detail::check_launchable_here(av, "parallel_sort_keys");
   auto keys = std::make_shared<array<K, 1>>(source.extent, av);
   const array_view<K, 1> key_view(*keys);
   if constexpr (sorts_directly_v<T>) {
@@ -45,7 +45,7 @@ std::shared_ptr<array<T, 1>> parallel_sort(const array<T, 1>& source, bool rever
   const accelerator_view av = source.get_accelerator_view();
   const array_view<const T, 1> src(source);
   detail::check_sort_size(source.extent.size(), "parallel_sort");
-  detail::check_can_sort_on(av, "parallel_sort");
+  detail::check_launchable_here(av, "parallel_sort");
   auto result = std::make_shared<array<T, 1>>(source.extent, av);
   const array_view<T, 1> out(*result);
   if constexpr (sorts_directly_v<T>) {

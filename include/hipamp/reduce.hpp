@@ -34,16 +34,12 @@
 #include <type_traits>
 
 #include <hipamp/accelerator.hpp>
+#include <hipamp/algorithm/dense_views.hpp>
+#include <hipamp/algorithm/reduce/dispatch.hpp>
 #include <hipamp/array_view.hpp>
-#include <hipamp/detail/algorithm_launch.hpp>
-#include <hipamp/detail/launch_scope.hpp>
+#include <hipamp/detail/launch.hpp>
 #include <hipamp/exceptions.hpp>
-#include <hipamp/fallback/reduce_cpu.hpp>
 #include <hipamp/functional.hpp>
-
-#if HIPAMP_GPU_TRANSLATION_UNIT
-#include <hipamp/backend/gpu/reduce_kernels.hpp>
-#endif
 
 namespace hipamp {
 
@@ -161,51 +157,6 @@ struct minmax_index_op {
 template <class Acc>
 constexpr bool pairwise_by_default = !std::is_integral<Acc>::value;
 
-// The one reduction every public overload ends in: op(*init, reduction), or the reduction
-// alone when init is null. `result`, when given, receives the value on the device.
-template <bool Pairwise, class T, int N, class Acc, class Leaf, class Op>
-Acc reduce_view(const accelerator_view& av, const array_view<T, N>& view, const Acc* init,
-                const Leaf& leaf, const Op& op, const array_view<same_type<Acc>, 1>* result,
-                const char* algorithm) {
-  static_assert(std::is_trivially_copyable<Acc>::value && std::is_default_constructible<Acc>::value,
-                "hipamp: a reduction's result type must be trivially copyable and default "
-                "constructible");
-  check_runnable(av, algorithm);
-  if (result != nullptr) {
-    if (result->extent[0] != 1) {
-      throw runtime_exception(std::string("hipamp: ") + algorithm + " into a view of extent " +
-                              std::to_string(result->extent[0]) +
-                              "; the result view must have extent 1");
-    }
-    if (!may_overlap(view, *result)) result->discard_data();
-  }
-  if (!view.is_contiguous()) {
-    const array_view<const std::remove_const_t<T>, 1> dense = gather_dense(av, view, algorithm);
-    return reduce_view<Pairwise>(av, dense, init, leaf, op, result, algorithm);
-  }
-  const std::size_t n = element_count(view.extent);
-  launch_scope scope(av.queue());
-  const array_view<T, N> in = view;  // bound: unchecked_data() is the target's memory
-  std::optional<array_view<Acc, 1>> out;
-  if (result != nullptr) out.emplace(*result);
-  scope.close();
-  Acc* const out_data = out ? out->unchecked_data() : nullptr;
-  if (av.runs_on_cpu()) {
-    const Acc value = fallback::reduce<Pairwise>(in.unchecked_data(), n, init, leaf, op);
-    if (out_data != nullptr) *out_data = value;
-    scope.complete(ready_event());
-    return value;
-  }
-#if HIPAMP_GPU_TRANSLATION_UNIT
-  auto pending = gpu::reduce<Pairwise>(av, in.unchecked_data(), n, init, leaf, op, out_data);
-  scope.complete(av.queue().record());
-  if (out_data != nullptr) return Acc{};  // left on the device, not read back
-  return pending.get();
-#else
-  throw unsupported_feature("hipamp: unreachable");  // check_runnable threw already
-#endif
-}
-
 }  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace detail
 
@@ -232,7 +183,7 @@ Acc reduce(const accelerator_view& av, const T* first, const T* last, Acc init, 
 }
 template <class T, class Acc, class Op = plus<>>
 Acc reduce(const T* first, const T* last, Acc init, Op op = Op()) {
-  return reduce(accelerator::get_auto_selection_view(), first, last, init, op);
+  return reduce(detail::auto_selection_view(), first, last, init, op);
 }
 
 // Leaves op(init, reduction) in result[0] on av without waiting for it.
@@ -274,7 +225,7 @@ Acc transform_reduce(const accelerator_view& av, const T* first, const T* last, 
 template <class T, class Acc, class ReduceOp, class Transform>
 Acc transform_reduce(const T* first, const T* last, Acc init, ReduceOp reduce_op,
                      Transform transform) {
-  return transform_reduce(accelerator::get_auto_selection_view(), first, last, init, reduce_op,
+  return transform_reduce(detail::auto_selection_view(), first, last, init, reduce_op,
                           transform);
 }
 

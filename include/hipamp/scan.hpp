@@ -28,78 +28,14 @@
 #include <type_traits>
 
 #include <hipamp/accelerator.hpp>
+#include <hipamp/algorithm/dense_views.hpp>
+#include <hipamp/algorithm/scan/dispatch.hpp>
 #include <hipamp/array_view.hpp>
-#include <hipamp/detail/algorithm_launch.hpp>
-#include <hipamp/detail/launch_scope.hpp>
+#include <hipamp/detail/launch.hpp>
 #include <hipamp/exceptions.hpp>
-#include <hipamp/fallback/scan_cpu.hpp>
 #include <hipamp/functional.hpp>
 
-#if HIPAMP_GPU_TRANSLATION_UNIT
-#include <hipamp/backend/gpu/scan_kernels.hpp>
-#endif
-
 namespace hipamp {
-namespace detail {
-inline namespace HIPAMP_ALGORITHMS_ABI {
-
-// The one scan every public overload ends in; init is used by exclusive scans only.
-template <bool Exclusive, class T, int N, class U, int M, class Op>
-void scan_view(const accelerator_view& av, const array_view<T, N>& in, const array_view<U, M>& out,
-               const U& init, const Op& op, const char* algorithm) {
-  static_assert(!std::is_const<U>::value, "hipamp: a scan's output view must be writable");
-  static_assert(std::is_trivially_copyable<U>::value && std::is_default_constructible<U>::value,
-                "hipamp: a scan's value type must be trivially copyable and default constructible");
-  check_runnable(av, algorithm);
-  const std::size_t n = element_count(in.extent);
-  if (element_count(out.extent) != n) {
-    throw runtime_exception(
-        std::string("hipamp: ") + algorithm + " from extent " + to_string(in.extent) + " (" +
-        std::to_string(n) + " elements) into extent " + to_string(out.extent) + " (" +
-        std::to_string(element_count(out.extent)) + " elements): the element counts differ");
-  }
-  if (!out.is_contiguous()) {
-    array_view<U, 1> dense_out(dense_extent(n, algorithm));
-    dense_out.discard_data();
-    scan_view<Exclusive>(av, in, dense_out, init, op, algorithm);
-    scatter_dense(av, array_view<const U, 1>(dense_out), out);
-    return;
-  }
-  if (!in.is_contiguous()) {
-    const array_view<const std::remove_const_t<T>, 1> dense_in = gather_dense(av, in, algorithm);
-    scan_view<Exclusive>(av, dense_in, out, init, op, algorithm);
-    return;
-  }
-  if (!may_overlap(in, out)) out.discard_data();  // every element is overwritten
-  launch_scope scope(av.queue());
-  const array_view<T, N> bound_in = in;
-  const array_view<U, M> bound_out = out;
-  scope.close();
-  const T* const src = bound_in.unchecked_data();
-  U* const dst = bound_out.unchecked_data();
-  if (av.runs_on_cpu()) {
-    if constexpr (Exclusive) {
-      fallback::exclusive_scan(src, dst, n, init, op);
-    } else {
-      fallback::inclusive_scan(src, dst, n, op);
-    }
-    scope.complete(ready_event());
-    return;
-  }
-#if HIPAMP_GPU_TRANSLATION_UNIT
-  if constexpr (Exclusive) {
-    gpu::exclusive_scan(av, src, dst, n, init, op);
-  } else {
-    gpu::inclusive_scan(av, src, dst, n, op);
-  }
-  scope.complete(av.queue().record());
-#else
-  throw unsupported_feature("hipamp: unreachable");  // check_runnable threw already
-#endif
-}
-
-}  // namespace HIPAMP_ALGORITHMS_ABI
-}  // namespace detail
 
 inline namespace HIPAMP_ALGORITHMS_ABI {
 
@@ -127,7 +63,7 @@ void inclusive_scan(const accelerator_view& av, const T* first, const T* last, U
 }
 template <class T, class U, class Op = plus<>>
 void inclusive_scan(const T* first, const T* last, U* d_first, Op op = Op()) {
-  inclusive_scan(accelerator::get_auto_selection_view(), first, last, d_first, op);
+  inclusive_scan(detail::auto_selection_view(), first, last, d_first, op);
 }
 
 // ---- exclusive_scan -------------------------------------------------------------------------
@@ -155,7 +91,7 @@ void exclusive_scan(const accelerator_view& av, const T* first, const T* last, U
 template <class T, class U, class Op = plus<>>
 void exclusive_scan(const T* first, const T* last, U* d_first, detail::same_type<U> init,
                     Op op = Op()) {
-  exclusive_scan(accelerator::get_auto_selection_view(), first, last, d_first, init, op);
+  exclusive_scan(detail::auto_selection_view(), first, last, d_first, init, op);
 }
 
 }  // namespace HIPAMP_ALGORITHMS_ABI

@@ -26,7 +26,7 @@
 #include <hipamp/accelerator.hpp>
 #include <hipamp/array.hpp>
 #include <hipamp/array_view.hpp>
-#include <hipamp/detail/sort_dispatch.hpp>
+#include <hipamp/algorithm/sort/dispatch.hpp>
 #include <hipamp/key_index.hpp>
 #include <hipamp/parallel_for_each.hpp>
 #include <hipamp/sort_order.hpp>
@@ -91,11 +91,11 @@ void sort_by_key_index(const accelerator_view& av, const array_view<T, 1>& data)
   array<T, 1> sorted(n, av);
   const array_view<K, 1> key_view(keys);
   make_keys<T>(av, data, key_view);
-  with_bound_views(
+  launch(
       av, "sort",
-      [&](const array_view<K, 1>& bound) {
-        sort_rows_bound(av, bound.unchecked_data(), static_cast<unsigned>(n), 1u,
-                        static_cast<std::size_t>(n), operator_less{}, false);
+      [&](const auto& on, const array_view<K, 1>& bound) {
+        return sort_rows(on, bound.unchecked_data(), static_cast<unsigned>(n), 1u,
+                         static_cast<std::size_t>(n), operator_less{}, false);
       },
       key_view);
   gather_by_keys<T>(av, data, key_view, array_view<T, 1>(sorted), false);
@@ -113,10 +113,10 @@ template <class T, class Compare>
 void sort(const accelerator_view& av, const array_view<T, 1>& data, Compare comp) {
   detail::check_sortable_view(data, "sort");
   const auto n = static_cast<unsigned>(data.extent[0]);
-  detail::with_bound_views(
+  detail::launch(
       av, "sort",
-      [&](const array_view<T, 1>& bound) {
-        detail::sort_rows_bound(av, bound.unchecked_data(), n, 1u, n, comp, false);
+      [&](const auto& on, const array_view<T, 1>& bound) {
+        return sort_rows(on, bound.unchecked_data(), n, 1u, n, comp, false);
       },
       data);
 }
@@ -125,7 +125,7 @@ template <class T>
 void sort(const accelerator_view& av, const array_view<T, 1>& data) {
   if constexpr (detail::sorts_by_keys_v<T>) {
     detail::check_sortable_view(data, "sort");
-    detail::check_can_sort_on(av, "sort");
+    detail::check_launchable_here(av, "sort");
     detail::sort_by_key_index(av, data);
   } else {
     static_assert(sorts_directly_v<T> || detail::has_operator_less<T>::value,
@@ -177,10 +177,10 @@ template <class T, class Compare>
 void stable_sort(const accelerator_view& av, const array_view<T, 1>& data, Compare comp) {
   detail::check_sortable_view(data, "stable_sort");
   const auto n = static_cast<unsigned>(data.extent[0]);
-  detail::with_bound_views(
+  detail::launch(
       av, "stable_sort",
-      [&](const array_view<T, 1>& bound) {
-        detail::sort_rows_bound(av, bound.unchecked_data(), n, 1u, n, comp, true);
+      [&](const auto& on, const array_view<T, 1>& bound) {
+        return sort_rows(on, bound.unchecked_data(), n, 1u, n, comp, true);
       },
       data);
 }
@@ -212,10 +212,10 @@ void sort_by_key(const accelerator_view& av, const array_view<K, 1>& keys,
                             " values: the views must have the same length");
   }
   const auto n = static_cast<unsigned>(keys.extent[0]);
-  detail::with_bound_views(
+  detail::launch(
       av, "sort_by_key",
-      [&](const array_view<K, 1>& k, const array_view<V, 1>& v) {
-        detail::sort_pairs_bound(av, k.unchecked_data(), v.unchecked_data(), n, comp);
+      [&](const auto& on, const array_view<K, 1>& k, const array_view<V, 1>& v) {
+        return sort_pairs(on, k.unchecked_data(), v.unchecked_data(), n, comp);
       },
       keys, values);
 }
@@ -241,11 +241,11 @@ void batched_sort(const accelerator_view& av, const array_view<T, 2>& rows, Comp
   detail::check_sort_size(rows.extent.size(), "batched_sort");
   const auto row_count = static_cast<unsigned>(rows.extent[0]);
   const auto length = static_cast<unsigned>(rows.extent[1]);
-  detail::with_bound_views(
+  detail::launch(
       av, "batched_sort",
-      [&](const array_view<T, 2>& bound) {
-        detail::sort_rows_bound(av, bound.unchecked_data(), length, row_count,
-                                static_cast<std::size_t>(bound.stride(0)), comp, false);
+      [&](const auto& on, const array_view<T, 2>& bound) {
+        return sort_rows(on, bound.unchecked_data(), length, row_count,
+                         static_cast<std::size_t>(bound.stride(0)), comp, false);
       },
       rows);
 }

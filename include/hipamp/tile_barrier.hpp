@@ -3,44 +3,10 @@
 #pragma once
 
 #include <hipamp/config.hpp>
+#include <hipamp/detail/barrier_site.hpp>
+#include <hipamp/fallback/tile_barrier_wait.hpp>  // the CPU device's side of wait()
 
 namespace hipamp {
-namespace detail {
-// Where a tile_barrier::wait stands in the source, taken by a default argument at the call
-// (__builtin_FILE/__builtin_LINE, which GCC, clang and nvcc evaluate at the outermost call).
-// The CPU device uses it to check that every work-item of a tile waits at the same barrier
-// (C++ AMP's compiler rejected barriers in divergent code; at run time only the place tells
-// two barriers apart). GPU code ignores it: the arguments are constants the compiler drops.
-struct barrier_site {
-  const char* file;
-  int line;
-  HIPAMP_HOST_DEVICE static constexpr barrier_site here(const char* file = __builtin_FILE(),
-                                                        int line = __builtin_LINE()) noexcept {
-    return {file, line};
-  }
-};
-}  // namespace detail
-
-namespace fallback {
-// Implemented by the CPU tile scheduler (fallback/src/tile_scheduler.cpp): suspends the
-// calling work-item until every work-item of its tile has reached a barrier; throws
-// barrier_divergence if they do not all reach this one (the one at file:line).
-void tile_barrier_wait(const char* file, int line);
-
-// On the CPU device all work-items of a tile run on one OS thread, so the three fences need
-// no hardware fence: what they must stop is the compiler keeping tile_static or global
-// values in registers across the switch. The call is opaque, and the asm clobbers make that
-// explicit even for function-local statics whose address never escapes.
-inline void tile_barrier_wait_with_compiler_fence(detail::barrier_site site) {
-#if defined(__GNUC__) || defined(__clang__)
-  __asm__ __volatile__("" ::: "memory");
-  tile_barrier_wait(site.file, site.line);
-  __asm__ __volatile__("" ::: "memory");
-#else
-  tile_barrier_wait(site.file, site.line);
-#endif
-}
-}  // namespace fallback
 
 // C++ AMP's barrier fences are tile-scoped (C++ AMP 1.2, 8.1.2): they make a work-item's
 // writes visible to the other work-items of its tile, nothing wider. On a GPU the block

@@ -7,10 +7,9 @@
 #include <type_traits>
 
 #include <hipamp/accelerator.hpp>
-#include <hipamp/detail/launch_scope.hpp>
+#include <hipamp/detail/launch.hpp>
 #include <hipamp/exceptions.hpp>
-#include <hipamp/fallback/simple_executor.hpp>
-#include <hipamp/fallback/tile_scheduler.hpp>
+#include <hipamp/fallback/tiled_executor.hpp>
 #include <hipamp/parallel_for_each.hpp>
 #include <hipamp/tiled_extent.hpp>
 
@@ -19,126 +18,6 @@
 #endif
 
 namespace hipamp {
-namespace fallback::detail {
-
-// Runs a tiled launch on the CPU device: tiles are cut into one contiguous range per thread;
-// each thread runs its tiles one after another through the tile scheduler.
-template <int D0, int D1, int D2, class Kernel>
-struct tiled_launch {
-  using shape = hipamp::detail::tile_shape<D0, D1, D2>;
-  static constexpr int rank = shape::rank;
-
-  extent<rank> tiles;  // tile count per dimension
-  const Kernel* kernel;
-  bool check_bounds;
-
-  // What a work-item needs to find its tile; lives on the running thread's stack.
-  struct tile_frame {
-    const Kernel* kernel;
-    index<rank> tile;
-    index<rank> origin;
-  };
-
-  static index<rank> local_of(int linear) noexcept {
-    index<rank> local;
-    for (int d = rank - 1; d >= 0; --d) {
-      local[d] = linear % shape::dims[d];  // compile-time divisors
-      linear /= shape::dims[d];
-    }
-    return local;
-  }
-
-  // Stores the bounds flag (launch_scope.hpp) as a constant first, so that without checks the
-  // work-item's code up to its first barrier folds every check away.
-  template <bool Checked>
-  static void run_item(const void* context, int local_linear) {
-    hipamp::detail::checking_bounds = Checked;
-    const auto& frame = *static_cast<const tile_frame*>(context);
-    const index<rank> local = local_of(local_linear);
-    (*frame.kernel)(
-        tiled_index<D0, D1, D2>(frame.origin + local, local, frame.tile, frame.origin, {}));
-  }
-
-  // Work-items 1..n-1 of a tile whose work-item 0 never waited, as plain loops with the
-  // innermost tile dimension a SIMD loop. A barrier reached here throws barrier_divergence
-  // (work-item 0 returned without it); ivdep lets the exception leave the loop.
-  template <bool Checked>
-  HIPAMP_ALWAYS_INLINE static void run_rest_directly(const Kernel& kernel,
-                                                     const tile_frame& frame) {
-    hipamp::detail::checking_bounds = Checked;  // a constant again after the opaque call
-    constexpr int inner = shape::dims[rank - 1];
-    constexpr int outer = shape::size / inner;
-    for (int o = 0; o < outer; ++o) {
-      index<rank> local = local_of(o * inner);
-      const int first = o == 0 ? 1 : 0;
-      HIPAMP_SIMD_LOOP
-      for (int j = first; j < inner; ++j) {
-        index<rank> at = local;
-        at[rank - 1] = j;
-        kernel(tiled_index<D0, D1, D2>(frame.origin + at, at, frame.tile, frame.origin, {}));
-      }
-    }
-  }
-
-  template <bool Checked>
-  HIPAMP_ALWAYS_INLINE static void run_tile_range(const tiled_launch& self, const Kernel& kernel,
-                                                  std::size_t begin, std::size_t end) {
-    const hipamp::detail::cpu_kernel_mode kernel_mode(Checked);
-    tile_session session;
-    for (std::size_t t = begin; t < end; ++t) {
-      tile_frame frame{&kernel, {}, {}};
-      std::size_t rest = t;
-      for (int d = rank - 1; d >= 0; --d) {
-        frame.tile[d] = static_cast<int>(rest % static_cast<std::size_t>(self.tiles[d]));
-        rest /= static_cast<std::size_t>(self.tiles[d]);
-        frame.origin[d] = frame.tile[d] * shape::dims[d];
-      }
-      tile_job job{&run_item<Checked>, &frame, shape::size, rank, {0, 0, 0}, {1, 1, 1}};
-      for (int d = 0; d < rank; ++d) {
-        job.tile_index[d] = frame.tile[d];
-        job.tile_extent[d] = shape::dims[d];
-      }
-      if (!session.run_first_item(job)) run_rest_directly<Checked>(kernel, frame);
-    }
-  }
-
-  static void run_tiles(const void* context, std::size_t begin, std::size_t end) {
-    const auto& self = *static_cast<const tiled_launch*>(context);
-    // A per-thread bound copy in kernel mode, as in the simple executor (simple_executor.hpp).
-    const Kernel kernel = [&] {
-      const hipamp::detail::bound_copy_guard guard;
-      return *self.kernel;
-    }();
-    if (self.check_bounds) {
-      run_tile_range<true>(self, kernel, begin, end);
-    } else {
-      run_tile_range<false>(self, kernel, begin, end);
-    }
-  }
-};
-
-template <int D0, int D1, int D2, class Kernel>
-void run_tiled(const tiled_extent<D0, D1, D2>& domain, const Kernel& kernel,
-               const cpu_launch_options& options) {
-  using launch = tiled_launch<D0, D1, D2, Kernel>;
-  launch job{{}, &kernel, options.check_bounds};
-  for (int d = 0; d < launch::rank; ++d) {
-    job.tiles[d] = domain[d] / hipamp::detail::tile_shape<D0, D1, D2>::dims[d];
-  }
-  // Serial (the reference device): one thread runs the tiles in order, and within a tile the
-  // scheduler runs the work-items in order, so every run is the same.
-  parallel_chunks(hipamp::detail::element_count(job.tiles), 1, &launch::run_tiles, &job,
-                  options.serial);
-}
-
-// With the default options (parallel, unchecked): the form tests/emulated_gpu's launch shim
-// declares and calls.
-template <int D0, int D1, int D2, class Kernel>
-void run_tiled(const tiled_extent<D0, D1, D2>& domain, const Kernel& kernel) {
-  run_tiled(domain, kernel, cpu_launch_options{});
-}
-
-}  // namespace fallback::detail
 
 namespace detail {
 inline namespace HIPAMP_ALGORITHMS_ABI {
@@ -164,22 +43,6 @@ void check_tiled_compute_domain(const tiled_extent<D0, D1, D2>& domain) {
   }
 }
 
-template <int D0, int D1, int D2, class Kernel>
-event_ptr launch_tiled(const accelerator_view& av, const tiled_extent<D0, D1, D2>& domain,
-                       const Kernel& kernel) {
-  if (av.runs_on_cpu()) {
-    fallback::detail::run_tiled(domain, kernel, fallback::cpu_options_of(av.queue()));
-    return ready_event();
-  }
-#if HIPAMP_GPU_TRANSLATION_UNIT
-  return gpu::launch_tiled(av, domain, kernel);
-#else
-  throw unsupported_feature(
-      "hipamp: this translation unit was compiled by a host compiler, so it cannot launch on the "
-      "GPU accelerator; " HIPAMP_HOST_UNIT_FIX);
-#endif
-}
-
 }  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace detail
 
@@ -192,13 +55,10 @@ void parallel_for_each(const accelerator_view& av, const tiled_extent<D0, D1, D2
                 "hipamp: the kernel of a tiled parallel_for_each must be callable with "
                 "hipamp::tiled_index<D0, D1, D2> (the tile sizes of its tiled_extent)");
   detail::check_tiled_compute_domain(domain);
-  detail::check_launchable_here(av);
-  detail::launch_scope scope(av.queue());
-  // The copy is the point: every captured array_view reports itself here.
-  // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
-  const Kernel bound = kernel;
-  scope.close();
-  scope.complete(detail::launch_tiled(av, domain, bound));
+  detail::launch(
+      av, "parallel_for_each",
+      [&](const auto& on, const Kernel& bound) { return launch_tiled(on, domain, bound); },
+      kernel);
 }
 
 template <int D0, int D1, int D2, class Kernel>

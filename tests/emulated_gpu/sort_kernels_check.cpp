@@ -1,4 +1,4 @@
-// The GPU bitonic sort's kernels (backend/gpu/sort_kernels.hpp) on the emulated GPU: the
+// The GPU bitonic sort's kernels (backend/gpu/sort.hpp) on the emulated GPU: the
 // network's passes (run_network: tile_kernel and global_round_kernel, <<< >>> launches and
 // all) over sizes that reach every tile path — whole tiles with their compile-time rounds,
 // a segment's last tile, packed tiles of small segments, global rounds of every width — each
@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include <hipamp/backend/gpu/sort_kernels.hpp>
+#include <hipamp/backend/gpu/sort.hpp>
 
 namespace gk = hipamp::detail::gpu::sort_kernels;
 namespace bn = hipamp::detail::bitonic;

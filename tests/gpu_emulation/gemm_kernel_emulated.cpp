@@ -5,6 +5,7 @@
 // Reference in long double; per-element bound (k + 4) eps (|alpha| sum |a||b| + |beta||c|).
 // Also checks that C's padding columns are never written.
 #include <hipamp/backend/gpu/gemm_kernels.hpp>
+#include <hipamp/backend/gpu/tuning_gemm.hpp>
 
 #include <cmath>
 #include <cstdio>

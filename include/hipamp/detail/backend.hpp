@@ -112,5 +112,11 @@ class device_impl {
 // An event that is complete from the start (CPU work runs synchronously).
 event_ptr ready_event();
 
+// False when HIPAMP_PEER_COPIES=0: devices then never copy from each other's memory
+// directly, and every byte moving between two of them goes through the host (to test that
+// path on machines whose GPUs could copy peer to peer, and to work around broken peer links).
+// Devices answer copies_directly_from with it in mind (lib/runtime.cpp).
+bool peer_copies_allowed() noexcept;
+
 }  // namespace detail
 }  // namespace hipamp

@@ -32,10 +32,41 @@ struct dim3 {
 };
 struct emu_stream;
 using cudaStream_t = emu_stream*;
-enum cudaError_t { cudaSuccess = 0, cudaErrorUnknown = 1 };
-enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+enum cudaError_t {
+  cudaSuccess = 0,
+  cudaErrorUnknown = 1,
+  // Named by the vendor file (backend/gpu/vendor/cuda.hpp) for libhipamp's runtime, which the
+  // emulator replaces: declared so the vendor file compiles, never returned here.
+  cudaErrorNotReady,
+  cudaErrorMemoryAllocation,
+  cudaErrorPeerAccessAlreadyEnabled,
+  cudaErrorIllegalAddress,
+  cudaErrorLaunchFailure,
+  cudaErrorAssert,
+  cudaErrorContextIsDestroyed,
+  cudaErrorNoDevice,
+  cudaErrorInsufficientDriver,
+  cudaErrorLaunchTimeout,
+  cudaErrorECCUncorrectable,
+  cudaErrorHardwareStackError,
+  cudaErrorIllegalInstruction,
+  cudaErrorMisalignedAddress,
+  cudaErrorInvalidAddressSpace,
+  cudaErrorInvalidPc,
+  cudaErrorDevicesUnavailable,
+};
+enum cudaDeviceAttr {
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrKernelExecTimeout = 17
+};
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
-enum cudaMemcpyKind { cudaMemcpyDeviceToDevice = 3 };
+enum cudaMemcpyKind {
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+};
 // Shared memory is static thread_local per block here (run.sh gives dynamic shared arrays a
 // fixed size), so raising the dynamic limit has nothing to do.
 template <class K>
@@ -49,6 +80,39 @@ inline cudaError_t cudaGetDevice(int* d) {
   return cudaSuccess;
 }
 inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
+
+// libhipamp's runtime calls, as the vendor file names them. The emulator runs its own device
+// (emulated_device.cpp), so these are declared for the vendor file to compile and never called.
+struct emu_event;
+using cudaEvent_t = emu_event*;
+struct cudaDeviceProp {
+  int major = 0;
+  int minor = 0;
+};
+inline constexpr unsigned cudaHostAllocPortable = 1;
+inline constexpr unsigned cudaStreamNonBlocking = 1;
+inline constexpr unsigned cudaEventDisableTiming = 2;
+const char* cudaGetErrorName(cudaError_t);
+cudaError_t cudaPeekAtLastError();
+cudaError_t cudaGetDeviceCount(int*);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp*, int);
+cudaError_t cudaDeviceCanAccessPeer(int*, int, int);
+cudaError_t cudaDeviceEnablePeerAccess(int, unsigned);
+cudaError_t cudaMemGetInfo(std::size_t*, std::size_t*);
+cudaError_t cudaMalloc(void**, std::size_t);
+cudaError_t cudaFree(void*);
+cudaError_t cudaMemcpyAsync(void*, const void*, std::size_t, cudaMemcpyKind, cudaStream_t);
+cudaError_t cudaHostAlloc(void**, std::size_t, unsigned);
+cudaError_t cudaFreeHost(void*);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned);
+cudaError_t cudaStreamDestroy(cudaStream_t);
+cudaError_t cudaStreamSynchronize(cudaStream_t);
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t*, unsigned);
+cudaError_t cudaEventDestroy(cudaEvent_t);
+cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t);
+cudaError_t cudaEventQuery(cudaEvent_t);
+cudaError_t cudaEventSynchronize(cudaEvent_t);
 
 namespace emu {
 extern int multiprocessors;

@@ -32,6 +32,15 @@ inline cpu_launch_options cpu_options_of(const hipamp::detail::queue_impl& queue
   return {queue.device().properties().serial_execution, queue.checks_bounds()};
 }
 
+// The CPU device as the launch protocol (detail/launch.hpp) hands it to an entry point's body.
+// Every CPU-device function an entry point calls takes it first — launch_simple(on, ...),
+// launch_tiled(on, ...), sort_rows(on, ...), reduce(on, ...) — so argument-dependent lookup
+// finds this room's implementation, and a GPU's device_target finds the GPU room's.
+struct device_target {
+  hipamp::detail::queue_impl& queue;
+  cpu_launch_options options() const noexcept { return cpu_options_of(queue); }
+};
+
 namespace detail {
 
 template <int N, class Kernel>
@@ -97,6 +106,14 @@ void run_simple(const extent<N>& domain, const Kernel& kernel,
   const detail::simple_launch<N, Kernel> launch{domain, &kernel, options.check_bounds};
   parallel_chunks(hipamp::detail::element_count(domain), 4096,
                   &detail::simple_launch<N, Kernel>::run, &launch, options.serial);
+}
+
+// The simple model on the CPU device; the work is done when this returns.
+template <int N, class Kernel>
+hipamp::detail::event_ptr launch_simple(const device_target& on, const extent<N>& domain,
+                                        const Kernel& kernel) {
+  run_simple(domain, kernel, on.options());
+  return hipamp::detail::ready_event();
 }
 
 }  // namespace hipamp::fallback

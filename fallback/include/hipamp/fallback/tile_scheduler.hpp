@@ -10,7 +10,7 @@
 // Cost model: work-item 0 runs directly on the thread's stack. Only if it reaches a barrier
 // does the tile switch to fibers (work-items 1..n-1 start on pooled stacks, item 0 keeps the
 // thread's stack). A tile whose work-item 0 never waits runs items 1..n-1 as a plain loop in
-// the caller (tiled_parallel_for_each.hpp), which the compiler may vectorize: barrier-free
+// the caller (tiled_executor.hpp), which the compiler may vectorize: barrier-free
 // tiled kernels pay no fiber at all. C++ AMP requires every work-item of a tile to reach
 // the same barriers, so item 0 decides for the tile; a tile that breaks that rule gets a
 // barrier_divergence exception rather than a hang: work-items that return while others wait,

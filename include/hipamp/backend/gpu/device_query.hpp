@@ -15,24 +15,15 @@ class current_device_guard {
  public:
   explicit current_device_guard(int ordinal) {
     if (ordinal < 0) return;  // a backend that does not number its devices
-#if defined(__HIPCC__)
-    HIPAMP_GPU_CHECK(hipGetDevice(&previous_));
-    if (previous_ != ordinal) HIPAMP_GPU_CHECK(hipSetDevice(ordinal));
-#else
-    HIPAMP_GPU_CHECK(cudaGetDevice(&previous_));
-    if (previous_ != ordinal) HIPAMP_GPU_CHECK(cudaSetDevice(ordinal));
-#endif
+    HIPAMP_GPU_CHECK(vendor::get_device(&previous_));
+    if (previous_ != ordinal) HIPAMP_GPU_CHECK(vendor::set_device(ordinal));
     changed_ = previous_ != ordinal;
   }
   current_device_guard(const current_device_guard&) = delete;
   current_device_guard& operator=(const current_device_guard&) = delete;
   ~current_device_guard() {
     if (!changed_) return;
-#if defined(__HIPCC__)
-    (void)hipSetDevice(previous_);
-#else
-    (void)cudaSetDevice(previous_);
-#endif
+    (void)vendor::set_device(previous_);
   }
 
  private:
@@ -50,11 +41,7 @@ inline int multiprocessor_count(int ordinal) {
     if (const int known = cache[ordinal].load(std::memory_order_relaxed)) return known;
   }
   int count = 0;
-#if defined(__HIPCC__)
-  HIPAMP_GPU_CHECK(hipDeviceGetAttribute(&count, hipDeviceAttributeMultiprocessorCount, ordinal));
-#else
-  HIPAMP_GPU_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, ordinal));
-#endif
+  HIPAMP_GPU_CHECK(vendor::multiprocessor_count(&count, ordinal));
   if (count < 1) count = 1;
   if (cached) cache[ordinal].store(count, std::memory_order_relaxed);
   return count;
@@ -70,12 +57,7 @@ int resident_blocks_per_multiprocessor(Kernel* kernel, int threads, int ordinal)
     if (const int known = cache[ordinal].load(std::memory_order_relaxed)) return known;
   }
   int blocks = 0;
-#if defined(__HIPCC__)
-  HIPAMP_GPU_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, reinterpret_cast<const void*>(kernel), threads, 0));
-#else
-  HIPAMP_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0));
-#endif
+  HIPAMP_GPU_CHECK(vendor::resident_blocks(&blocks, kernel, threads));
   if (blocks < 1) blocks = 1;
   if (cached) cache[ordinal].store(blocks, std::memory_order_relaxed);
   return blocks;

@@ -6,7 +6,13 @@
 #include <string>
 #include <vector>
 
-#include <hipamp/detail/gemm_problem.hpp>
+#include <hipamp/algorithm/gemm/problem.hpp>
+#include <hipamp/config.hpp>
+
+#if HIPAMP_GPU_TRANSLATION_UNIT
+#include <hipamp/accelerator.hpp>
+#include <hipamp/backend/gpu/kernel_language.hpp>
+#endif
 
 namespace hipamp::detail::gpu {
 
@@ -31,5 +37,16 @@ int gemm_pick_config(const gemm_problem<double>& problem, int device);
 // GPU `device`; the pointers are device memory. config < 0: the picker chooses.
 void gemm_launch(const gemm_problem<float>& problem, void* stream, int device, int config = -1);
 void gemm_launch(const gemm_problem<double>& problem, void* stream, int device, int config = -1);
+
+#if HIPAMP_GPU_TRANSLATION_UNIT
+// A GPU's side of the gemm dispatch (lib/gemm.cpp, compiled as CUDA or HIP): queued on the
+// view's stream.
+template <class T>
+event_ptr gemm_on(const device_target& on, const gemm_problem<T>& problem) {
+  queue_impl& queue = on.view.queue();
+  gemm_launch(problem, queue.native_handle(), queue.device().properties().ordinal);
+  return queue.record();
+}
+#endif
 
 }  // namespace hipamp::detail::gpu

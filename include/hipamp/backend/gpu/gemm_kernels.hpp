@@ -24,7 +24,7 @@
 #include <cstdint>
 
 #include <hipamp/backend/gpu/kernel_language.hpp>
-#include <hipamp/detail/gemm_problem.hpp>
+#include <hipamp/algorithm/gemm/problem.hpp>
 
 namespace hipamp::detail::gpu::gemm {
 
@@ -320,24 +320,6 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
     }
   }
 }
-
-template <class... Configs>
-struct config_list {};
-
-// The configurations libhipamp compiles, in the order the picker prefers them for problems
-// that fill the device (largest tiles first; the last one serves small problems):
-// <T, BM, BN, BK, WARP_ROWS, RM, RN, MIN_BLOCKS>. float threads hold 8x8 or 8x16
-// accumulators (warp tiles 32x64 or 32x128); a 16-byte vector holds 2 doubles, so double
-// threads hold 4x8, 4x4 or 2x8. With nvcc 13 for sm_90 none of them spills (MIN_BLOCKS 2
-// caps registers at 128; 1 leaves the compiler free).
-// Largest tiles first, as the picker expects: on an H200 at 4096^3 the 128x256x8 tile reached
-// 0.87x cuBLAS and 128x128x8 0.80x (benchmarks/results/).
-using float_configs = config_list<
-    tile_config<float, 128, 256, 8, 4, 2, 4, 1>, tile_config<float, 128, 128, 8, 4, 2, 2, 2>,
-    tile_config<float, 128, 128, 16, 4, 2, 2, 1>, tile_config<float, 64, 64, 16, 4, 1, 2, 4>>;
-using double_configs = config_list<tile_config<double, 64, 128, 8, 4, 2, 4, 1>,
-                                   tile_config<double, 64, 64, 8, 4, 2, 2, 2>,
-                                   tile_config<double, 32, 64, 8, 4, 1, 4, 4>>;
 
 // True when every operand allows 16-byte accesses: aligned bases and leading dimensions that
 // keep every row aligned.

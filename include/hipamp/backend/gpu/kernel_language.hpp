@@ -1,6 +1,7 @@
-// The one place that names the vendor runtime for code compiled as CUDA or HIP. Every GPU
-// source in hipamp is written in the HIP kernel language (== the CUDA kernel language) and
-// reaches runtime calls only through the names below, so one source serves both toolchains.
+// What every GPU source of hipamp builds on: the vendor's names (vendor.hpp picks
+// vendor/cuda.hpp or vendor/hip.hpp), error checks, and what a launch asks the runtime. GPU
+// sources are written in the HIP kernel language (== the CUDA kernel language) and reach the
+// runtime only through gpu::vendor and the names below, so one source serves both toolchains.
 // Include only from GPU translation units (HIPAMP_GPU_TRANSLATION_UNIT).
 #pragma once
 
@@ -14,44 +15,33 @@
 #error "hipamp/backend/gpu/kernel_language.hpp needs a CUDA or HIP compiler"
 #endif
 
-#if defined(__HIPCC__)
-#include <hip/hip_runtime.h>
-#define HIPAMP_GPU_API_PREFIX "hip"
-#else
-#include <cuda_runtime.h>
-#define HIPAMP_GPU_API_PREFIX "cuda"
-#endif
+#include <hipamp/backend/gpu/vendor.hpp>
+
+namespace hipamp {
+class accelerator_view;
+}
 
 namespace hipamp::detail::gpu {
 
-#if defined(__HIPCC__)
-using stream_t = hipStream_t;
-using error_t = hipError_t;
-inline constexpr error_t success = hipSuccess;
-inline const char* error_string(error_t e) noexcept { return hipGetErrorString(e); }
-inline error_t last_error() noexcept { return hipGetLastError(); }
-inline error_t gpu_get_device(int* device) noexcept { return hipGetDevice(device); }
+// A GPU as the launch protocol (detail/launch.hpp) hands it to an entry point's body. Every
+// GPU function an entry point calls takes it first — launch_simple(on, ...), sort_rows(on, ...),
+// reduce(on, ...) — so argument-dependent lookup finds this room's implementation.
+struct device_target {
+  const accelerator_view& view;
+};
+
+using vendor::error_t;
+using vendor::stream_t;
+using vendor::success;
+using vendor::warp_size_max;
+inline const char* error_string(error_t e) noexcept { return vendor::error_string(e); }
+inline error_t last_error() noexcept { return vendor::last_error(); }
+inline error_t gpu_get_device(int* device) noexcept { return vendor::get_device(device); }
 // Lets `kernel` launch with up to `bytes` of dynamic shared memory (above the default 48 KiB).
 template <class Kernel>
 error_t gpu_allow_dynamic_shared(Kernel* kernel, int bytes) noexcept {
-  return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                             hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  return vendor::allow_dynamic_shared(kernel, bytes);
 }
-inline constexpr int warp_size_max = 64;  // wavefronts are 32 or 64 wide on AMD
-#else
-using stream_t = cudaStream_t;
-using error_t = cudaError_t;
-inline constexpr error_t success = cudaSuccess;
-inline const char* error_string(error_t e) noexcept { return cudaGetErrorString(e); }
-inline error_t last_error() noexcept { return cudaGetLastError(); }
-inline error_t gpu_get_device(int* device) noexcept { return cudaGetDevice(device); }
-// Lets `kernel` launch with up to `bytes` of dynamic shared memory (above the default 48 KiB).
-template <class Kernel>
-error_t gpu_allow_dynamic_shared(Kernel* kernel, int bytes) noexcept {
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-}
-inline constexpr int warp_size_max = 32;
-#endif
 
 // Throws the hipamp exception that matches a failed runtime call, naming the call:
 // out_of_memory for allocations, accelerator_view_removed once the device's context is lost
@@ -76,7 +66,7 @@ launch_target prepare_launch(queue_impl& queue);
 
 }  // namespace hipamp::detail::gpu
 
-// HIPAMP_GPU_CHECK(cudaMemcpyAsync(...)) — throws runtime_exception / out_of_memory /
+// HIPAMP_GPU_CHECK(vendor::copy_to_device_async(...)) — throws runtime_exception / out_of_memory /
 // accelerator_view_removed with the backend's message and the call's text.
 #define HIPAMP_GPU_CHECK(call) ::hipamp::detail::gpu::check((call), #call)
 // After a <<< >>> launch: reports a launch failure (bad configuration, too many threads).

@@ -1,5 +1,6 @@
 // Kernel launches on a GPU accelerator_view: the simple model (any rank) and the tiled model.
-// Included by parallel_for_each.hpp in GPU translation units only.
+// The GPU room's launch_simple / launch_tiled, which the launch protocol (detail/launch.hpp)
+// calls in GPU translation units only.
 //
 // Both models flatten their index space to one grid dimension and rebuild the N-dimensional
 // index with fast_divmod (a multiply-high per dimension), so no grid-dimension limit (65535
@@ -80,8 +81,8 @@ event_ptr launch_simple_split(const accelerator_view& av, const extent<N>& domai
 }
 
 template <int N, class Kernel>
-event_ptr launch_simple(const accelerator_view& av, const extent<N>& domain, const Kernel& kernel) {
-  return launch_simple_split(av, domain, kernel, max_points_per_launch);
+event_ptr launch_simple(const device_target& on, const extent<N>& domain, const Kernel& kernel) {
+  return launch_simple_split(on.view, domain, kernel, max_points_per_launch);
 }
 
 // The tiled model with at most max_tiles tiles per launch. One tile is one thread block.
@@ -119,9 +120,9 @@ event_ptr launch_tiled_split(const accelerator_view& av, const tiled_extent<D0, 
 }
 
 template <int D0, int D1, int D2, class Kernel>
-event_ptr launch_tiled(const accelerator_view& av, const tiled_extent<D0, D1, D2>& domain,
+event_ptr launch_tiled(const device_target& on, const tiled_extent<D0, D1, D2>& domain,
                        const Kernel& kernel) {
-  return launch_tiled_split(av, domain, kernel, max_points_per_launch);
+  return launch_tiled_split(on.view, domain, kernel, max_points_per_launch);
 }
 
 }  // namespace hipamp::detail::gpu

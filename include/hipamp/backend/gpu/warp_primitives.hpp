@@ -10,19 +10,10 @@
 
 namespace hipamp::detail::gpu {
 
-// Lanes per warp as the device code sees it: 32 on NVIDIA; 64 (CDNA) or 32 (RDNA) on AMD,
-// known only in the device pass there. Host code sizes shared memory with warp_size_min.
-#if defined(__HIPCC__)
-#if defined(__AMDGCN_WAVEFRONT_SIZE)
-inline constexpr int warp_size = __AMDGCN_WAVEFRONT_SIZE;
-#else
-inline constexpr int warp_size = 64;
-#endif
-using lane_mask_t = unsigned long long;
-#else
-inline constexpr int warp_size = 32;
-using lane_mask_t = unsigned;
-#endif
+// Lanes per warp as the device code sees it (32 on NVIDIA; 64 or 32 on AMD, known only in the
+// device pass there). Host code sizes shared memory with warp_size_min.
+using vendor::lane_mask_t;
+using vendor::warp_size;
 inline constexpr int warp_size_min = 32;
 
 namespace warp_detail {
@@ -33,27 +24,9 @@ constexpr int words_of() noexcept {
 }
 
 // The vendor shuffles move 32-bit words; larger types move word by word.
-__device__ __forceinline__ int shfl_down_word(int word, unsigned delta) {
-#if defined(__HIPCC__)
-  return __shfl_down(word, delta);
-#else
-  return __shfl_down_sync(0xffffffffu, word, delta);
-#endif
-}
-__device__ __forceinline__ int shfl_up_word(int word, unsigned delta) {
-#if defined(__HIPCC__)
-  return __shfl_up(word, delta);
-#else
-  return __shfl_up_sync(0xffffffffu, word, delta);
-#endif
-}
-__device__ __forceinline__ int shfl_word(int word, int lane) {
-#if defined(__HIPCC__)
-  return __shfl(word, lane);
-#else
-  return __shfl_sync(0xffffffffu, word, lane);
-#endif
-}
+using vendor::shfl_down_word;
+using vendor::shfl_up_word;
+using vendor::shfl_word;
 
 template <class T, class Shuffle>
 __device__ __forceinline__ T shuffle_words(const T& value, Shuffle shuffle) {
@@ -91,65 +64,25 @@ __device__ __forceinline__ T shuffle_from(const T& value, int lane) {
 }
 
 // Bit l set when lane l's predicate holds.
-__device__ __forceinline__ lane_mask_t ballot(bool predicate) {
-#if defined(__HIPCC__)
-  return __ballot(predicate);
-#else
-  return __ballot_sync(0xffffffffu, predicate);
-#endif
-}
+using vendor::ballot;
 // Index of the lowest set bit; mask must not be 0.
-__device__ __forceinline__ int lowest_lane(lane_mask_t mask) {
-#if defined(__HIPCC__)
-  return __ffsll(static_cast<unsigned long long>(mask)) - 1;
-#else
-  return __ffs(static_cast<int>(mask)) - 1;
-#endif
-}
-
-__device__ __forceinline__ void sync_warp() {
-#if defined(__HIPCC__)
-  // A wavefront runs in lock step; the compiler must still not move shared accesses across.
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
-  __builtin_amdgcn_wave_barrier();
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
-#else
-  __syncwarp();
-#endif
-}
+using vendor::lowest_lane;
+using vendor::sync_warp;
 
 // A pause of about Ns nanoseconds inside a spin loop, so waiting warps leave issue slots and
-// memory bandwidth to working ones. (AMD's s_sleep counts 64 clocks, about 32 ns, per unit.)
+// memory bandwidth to working ones.
 template <int Ns>
 __device__ __forceinline__ void spin_pause() {
   static_assert(Ns > 0 && Ns <= 4000, "hipamp: spin pauses are 1 ns to 4 us");
-#if defined(__HIPCC__)
-  __builtin_amdgcn_s_sleep((Ns + 31) / 32 < 127 ? (Ns + 31) / 32 : 127);
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  __nanosleep(Ns);
-#endif
+  vendor::pause_ns<Ns>();
 }
 
 // A word that blocks publish to each other (scan tile states): relaxed accesses at device
 // scope, which is all the look-back needs. On NVIDIA sm_70+ a volatile access is a relaxed
 // access at system scope; the narrower scope measured no faster on an H200, but it says
 // what the protocol relies on.
-__device__ __forceinline__ unsigned long long load_relaxed_device(const unsigned long long* p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-#else
-  return *reinterpret_cast<const volatile unsigned long long*>(p);
-#endif
-}
-__device__ __forceinline__ void store_relaxed_device(unsigned long long* p, unsigned long long v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-#else
-  *reinterpret_cast<volatile unsigned long long*>(p) = v;
-#endif
-}
+using vendor::load_relaxed_device;
+using vendor::store_relaxed_device;
 
 // Reads *p bypassing the (non-coherent) L1, so a value another block published after a
 // __threadfence() is seen. For any trivially copyable T.

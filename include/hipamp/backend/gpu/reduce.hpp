@@ -4,7 +4,7 @@
 // tiles) walks the tiles grid-stride. A tile is `reduce_threads` x `reduce_vectors` 16-byte
 // vectors; each thread loads its vectors (coalesced, all in flight at once), folds their
 // elements as a tree in registers and pushes the result into its accumulator: a pairwise
-// cascade for rounding operators, so the error bound stays O(log n) eps (detail/pairwise.hpp),
+// cascade for rounding operators, so the error bound stays O(log n) eps (algorithm/reduce/pairwise.hpp),
 // a plain fold otherwise. Blocks combine their threads with warp shuffles and one shared slot
 // per warp and write one partial each; the last block to finish (an atomic ticket) combines
 // the partials and the few elements outside whole vectors, applies init and writes the
@@ -19,20 +19,16 @@
 #include <utility>
 
 #include <hipamp/accelerator.hpp>
-#include <hipamp/backend/gpu/algorithm_scratch.hpp>
+#include <hipamp/backend/gpu/scratch.hpp>
+#include <hipamp/backend/gpu/tuning_reduce.hpp>
 #include <hipamp/backend/gpu/block_collectives.hpp>
 #include <hipamp/backend/gpu/device_query.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
 #include <hipamp/backend/gpu/warp_primitives.hpp>
-#include <hipamp/detail/pairwise.hpp>
+#include <hipamp/algorithm/reduce/pairwise.hpp>
 
 namespace hipamp::detail::gpu {
 
-inline constexpr int reduce_threads = 256;
-inline constexpr int reduce_vectors = 4;  // per thread and tile: 64 bytes in flight per thread
-// Levels of the per-thread cascade: exact pairwise up to 128 tiles per thread (2^28 floats
-// on a 132-SM GPU need ~64), a short extra chain beyond.
-inline constexpr int reduce_cascade_levels = 8;
 
 template <class Acc, bool Pairwise>
 using reduce_accumulator =
@@ -246,6 +242,21 @@ pending_reduction<Acc> reduce(const accelerator_view& av, const T* data, std::si
     }
   }
   return reduce_detail::launch<1, false, Pairwise>(av, data, n, 0, init, leaf, op, device_result);
+}
+
+// ---- a GPU's side of the reduce dispatch (algorithm/reduce/dispatch.hpp) ---------------------
+
+// The reduction of data[0, n) (n > 0, device memory), left in *device_result when that is given
+// (the *_into forms, queued only), else read back into *value. The event is recorded before
+// the read-back, so the views' later users wait for the kernel, not for the copy.
+template <bool Pairwise, class Acc, class T, class Leaf, class Op>
+event_ptr reduce_range(const device_target& on, std::bool_constant<Pairwise> /*pairwise*/,
+                       const T* data, std::size_t n, const Acc* init, const Leaf& leaf,
+                       const Op& op, Acc* device_result, Acc* value) {
+  pending_reduction<Acc> pending = reduce<Pairwise>(on.view, data, n, init, leaf, op, device_result);
+  event_ptr done = on.view.queue().record();
+  if (device_result == nullptr) *value = pending.get();
+  return done;
 }
 
 }  // namespace hipamp::detail::gpu

@@ -1,7 +1,7 @@
 // Reductions on the CPU device: one contiguous piece of the data per OpenMP thread; inside a
 // piece, blocks of `lanes` independent accumulators that the compiler turns into SIMD
 // registers, and for rounding operators a pairwise cascade over the blocks so the error
-// grows with log2(n), not n (see detail/pairwise.hpp).
+// grows with log2(n), not n (see algorithm/reduce/pairwise.hpp).
 #pragma once
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include <hipamp/config.hpp>
-#include <hipamp/detail/pairwise.hpp>
+#include <hipamp/algorithm/reduce/pairwise.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
 
 namespace hipamp::fallback {
@@ -111,6 +111,20 @@ Acc reduce(const T* data, std::size_t n, const Acc* init, const Leaf& leaf, cons
   detail::block_accumulator<Acc, Pairwise> total;
   for (std::size_t p = 0; p < pieces; ++p) total.push(results[p], op);
   return init != nullptr ? static_cast<Acc>(op(*init, total.total(op))) : total.total(op);
+}
+
+// ---- the CPU device's side of the reduce dispatch (algorithm/reduce/dispatch.hpp) ------------
+
+// The reduction of data[0, n) (n > 0), into *device_result when that is given (the *_into
+// forms: the CPU device's memory is host memory), else into *value.
+template <bool Pairwise, class Acc, class T, class Leaf, class Op>
+hipamp::detail::event_ptr reduce_range(const device_target& /*on*/,
+                                       std::bool_constant<Pairwise> /*pairwise*/, const T* data,
+                                       std::size_t n, const Acc* init, const Leaf& leaf,
+                                       const Op& op, Acc* device_result, Acc* value) {
+  const Acc result = reduce<Pairwise>(data, n, init, leaf, op);
+  *(device_result != nullptr ? device_result : value) = result;
+  return hipamp::detail::ready_event();
 }
 
 }  // namespace hipamp::fallback

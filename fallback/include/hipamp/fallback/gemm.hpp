@@ -9,7 +9,8 @@
 // builds need no -march flags.
 #pragma once
 
-#include <hipamp/detail/gemm_problem.hpp>
+#include <hipamp/algorithm/gemm/problem.hpp>
+#include <hipamp/fallback/simple_executor.hpp>
 
 namespace hipamp::fallback {
 
@@ -34,5 +35,13 @@ void gemm_cpu(const hipamp::detail::gemm_problem<double>& problem);
 // unsupported_feature naming `isa` when it is not available.
 void gemm_cpu(const hipamp::detail::gemm_problem<float>& problem, gemm_isa isa);
 void gemm_cpu(const hipamp::detail::gemm_problem<double>& problem, gemm_isa isa);
+
+// The CPU device's side of the gemm dispatch (lib/gemm.cpp); done when this returns.
+template <class T>
+hipamp::detail::event_ptr gemm_on(const device_target& /*on*/,
+                                  const hipamp::detail::gemm_problem<T>& problem) {
+  gemm_cpu(problem);  // the CPU device and the emulated discrete device hand out host memory
+  return hipamp::detail::ready_event();
+}
 
 }  // namespace hipamp::fallback

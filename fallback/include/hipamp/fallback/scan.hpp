@@ -12,10 +12,11 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <memory>
 
 #include <hipamp/config.hpp>
-#include <hipamp/detail/pairwise.hpp>
+#include <hipamp/algorithm/reduce/pairwise.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
 
 namespace hipamp::fallback {
@@ -193,6 +194,21 @@ void inclusive_scan(const T* in, Acc* out, std::size_t n, const Op& op) {
 template <class Acc, class T, class Op>
 void exclusive_scan(const T* in, Acc* out, std::size_t n, const Acc& init, const Op& op) {
   detail::scan<true, Acc>(in, out, n, detail::carry<Acc>{init, true}, op);
+}
+
+// ---- the CPU device's side of the scan dispatch (algorithm/scan/dispatch.hpp) ----------------
+
+// An inclusive (Exclusive = false; init unused) or exclusive scan of in[0, n) into out.
+template <bool Exclusive, class Acc, class T, class Op>
+hipamp::detail::event_ptr scan_range(const device_target& /*on*/,
+                                     std::bool_constant<Exclusive> /*exclusive*/, const T* in,
+                                     Acc* out, std::size_t n, const Acc& init, const Op& op) {
+  if constexpr (Exclusive) {
+    exclusive_scan(in, out, n, init, op);
+  } else {
+    inclusive_scan(in, out, n, op);
+  }
+  return hipamp::detail::ready_event();
 }
 
 }  // namespace hipamp::fallback

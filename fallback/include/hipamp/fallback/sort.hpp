@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <hipamp/algorithm/sort/bitonic_network.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
 #include <hipamp/sort_order.hpp>
 
@@ -267,6 +268,39 @@ void sort(T* data, std::size_t row_length, std::size_t rows, std::size_t pitch, 
       }
     });
   }
+}
+
+// ---- the CPU device's side of the sort dispatch (algorithm/sort/dispatch.hpp) ----------------
+
+// Sorts `rows` rows of `length` elements (row r at data + r * pitch) in host memory bound for
+// the CPU device; done when this returns.
+template <class T, class Less>
+hipamp::detail::event_ptr sort_rows(const device_target& /*on*/, T* data, unsigned length,
+                                    unsigned rows, std::size_t pitch, const Less& less,
+                                    bool stable) {
+  sort(data, length, rows, pitch, less, stable);
+  return hipamp::detail::ready_event();
+}
+
+// Sorts keys by `less`, carrying values along: a stable sort of zipped pairs.
+template <class K, class V, class Less>
+hipamp::detail::event_ptr sort_pairs(const device_target& /*on*/, K* keys, V* values, unsigned n,
+                                     const Less& less) {
+  if (n < 2) return hipamp::detail::ready_event();
+  using pair = hipamp::detail::bitonic::key_value<K, V>;
+  detail::scratch<pair> zipped(n);
+  pair* z = zipped.get();
+  detail::parallel_ranges(n, 1 << 16, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) z[i] = pair{keys[i], values[i]};
+  });
+  sort(z, n, 1, n, hipamp::detail::bitonic::by_key<Less>{less}, true);
+  detail::parallel_ranges(n, 1 << 16, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      keys[i] = z[i].key;
+      values[i] = z[i].value;
+    }
+  });
+  return hipamp::detail::ready_event();
 }
 
 }  // namespace hipamp::fallback

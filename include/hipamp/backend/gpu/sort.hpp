@@ -1,6 +1,6 @@
 // The GPU sort, in the HIP kernel language (CUDA under nvcc).
 //
-// Bitonic network (detail/bitonic_network.hpp holds the schedule and the register code):
+// Bitonic network (algorithm/sort/bitonic_network.hpp holds the schedule and the register code):
 //  - tile_kernel: a block loads a tile of S positions into shared memory and runs network
 //    rounds on it, each thread holding 2^K elements in registers per round (K = 5 for
 //    4-byte elements, the seed's degree 5; 4 up to 12 bytes: bitonic::shape_for_bytes).
@@ -24,38 +24,18 @@
 
 #include <hipamp/accelerator.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
-#include <hipamp/detail/bitonic_network.hpp>
-#include <hipamp/detail/device_scratch.hpp>
+#include <hipamp/algorithm/sort/bitonic_network.hpp>
+#include <hipamp/backend/gpu/scratch.hpp>
+#include <hipamp/backend/gpu/tuning_sort.hpp>
 #include <hipamp/sort_order.hpp>
 
-#if defined(__HIPCC__)
-#include <rocprim/device/device_radix_sort.hpp>
-#else
-#include <cub/device/device_radix_sort.cuh>
-#endif
+#include <hipamp/backend/gpu/vendor_primitives.hpp>
 
-#if defined(__HIPCC__)
-#define HIPAMP_SORT_SHARED_ALIGN __attribute__((aligned(16)))
-#else
-#define HIPAMP_SORT_SHARED_ALIGN __align__(16)
-#endif
+#define HIPAMP_SORT_SHARED_ALIGN HIPAMP_GPU_SHARED_ALIGN(16)
 
 namespace hipamp::detail::gpu {
 namespace sort_kernels {
 
-// A tile shape as a type, so kernels can be instantiated per shape (the sweep in
-// bench_sort compares shapes; the library uses default_tile_shape). MinBlocks: the tile
-// kernel's blocks per multiprocessor asked of the register allocator (0: the default).
-template <int K, int Log2Tile, int MinBlocks = 0>
-struct fixed_tile_shape {
-  static constexpr bitonic::tile_shape value{K, Log2Tile, 1 << (Log2Tile - K)};
-  static constexpr int min_blocks = MinBlocks;
-};
-template <class E>
-struct default_tile_shape {
-  static constexpr bitonic::tile_shape value = bitonic::shape_of<E>;
-  static constexpr int min_blocks = 0;
-};
 
 template <class E, class Shape = default_tile_shape<E>>
 struct launch_shape {
@@ -304,26 +284,12 @@ void radix_sort(const accelerator_view& av, T* data, std::size_t n, bool descend
   }
   const std::size_t keys_bytes = device_scratch::aligned(n * sizeof(U));
   std::size_t temp_bytes = 0;
-#if defined(__HIPCC__)
-  rocprim::double_buffer<U> buffers(keys, nullptr);
-  HIPAMP_GPU_CHECK(rocprim::radix_sort_keys(nullptr, temp_bytes, buffers, static_cast<unsigned>(n),
-                                            0, 8 * sizeof(U), stream));
+  HIPAMP_GPU_CHECK(vendor::radix_sort_keys<U>(nullptr, temp_bytes, keys, nullptr, n, nullptr,
+                                               stream));
   device_scratch scratch(av, keys_bytes + temp_bytes);
-  buffers = rocprim::double_buffer<U>(keys, scratch.as<U>());
-  HIPAMP_GPU_CHECK(rocprim::radix_sort_keys(scratch.as<void>(keys_bytes), temp_bytes, buffers,
-                                            static_cast<unsigned>(n), 0, 8 * sizeof(U), stream));
-  const U* sorted = buffers.current();
-#else
-  cub::DoubleBuffer<U> buffers(keys, nullptr);
-  HIPAMP_GPU_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, buffers, static_cast<int>(n),
-                                                  0, static_cast<int>(8 * sizeof(U)), stream));
-  device_scratch scratch(av, keys_bytes + temp_bytes);
-  buffers = cub::DoubleBuffer<U>(keys, scratch.as<U>());
-  HIPAMP_GPU_CHECK(cub::DeviceRadixSort::SortKeys(scratch.as<void>(keys_bytes), temp_bytes, buffers,
-                                                  static_cast<int>(n), 0,
-                                                  static_cast<int>(8 * sizeof(U)), stream));
-  const U* sorted = buffers.Current();
-#endif
+  const U* sorted = keys;
+  HIPAMP_GPU_CHECK(vendor::radix_sort_keys(scratch.as<void>(keys_bytes), temp_bytes, keys,
+                                           scratch.as<U>(), n, &sorted, stream));
   if (transform) {
     if (descending) {
       from_ordered_kernel<T, true><<<blocks, threads, 0, stream>>>(sorted, data, n);
@@ -332,20 +298,12 @@ void radix_sort(const accelerator_view& av, T* data, std::size_t n, bool descend
     }
     HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: key transform kernel");
   } else if (sorted != keys) {
-#if defined(__HIPCC__)
-    HIPAMP_GPU_CHECK(hipMemcpyAsync(keys, sorted, n * sizeof(U), hipMemcpyDeviceToDevice, stream));
-#else
-    HIPAMP_GPU_CHECK(
-        cudaMemcpyAsync(keys, sorted, n * sizeof(U), cudaMemcpyDeviceToDevice, stream));
-#endif
+    HIPAMP_GPU_CHECK(vendor::copy_between_devices_async(keys, sorted, n * sizeof(U), stream));
   }
 }
 
 }  // namespace sort_kernels
 
-// Above this many elements a single sort of primitive keys in the default order goes to
-// the vendor radix sort; below, one or a few bitonic launches are cheaper.
-inline constexpr std::size_t radix_sort_threshold = std::size_t(1) << 16;
 
 // Sorts the rows described by `lay` (real positions of `data`) by `less`; ties in index
 // order when `stable`.
@@ -387,6 +345,24 @@ void sort_pairs(const accelerator_view& av, K* keys, V* values, const bitonic::l
   using pair = bitonic::key_value<K, V>;
   sort_kernels::run_network<pair>(bitonic::pair_memory<K, V>{keys, values, lay}, lay,
                                   bitonic::by_key<Less>{less}, stream);
+}
+
+// ---- a GPU's side of the sort dispatch (algorithm/sort/dispatch.hpp) -------------------------
+
+// Sorts `rows` rows of `length` elements (row r at data + r * pitch) in device memory; queued
+// on the view's stream.
+template <class T, class Less>
+event_ptr sort_rows(const device_target& on, T* data, unsigned length, unsigned rows,
+                    std::size_t pitch, const Less& less, bool stable) {
+  sort_rows(on.view, data, bitonic::make_layout(length, rows, pitch), less, stable);
+  return on.view.queue().record();
+}
+
+// Sorts keys by `less`, carrying values along, in device memory.
+template <class K, class V, class Less>
+event_ptr sort_pairs(const device_target& on, K* keys, V* values, unsigned n, const Less& less) {
+  if (n >= 2) sort_pairs(on.view, keys, values, bitonic::make_layout(n, 1, n), less);
+  return on.view.queue().record();
 }
 
 }  // namespace hipamp::detail::gpu

@@ -1,5 +1,5 @@
 // The bitonic network of Dower's sort, cut into the passes the GPU runs, as host/device
-// code with no vendor names: the GPU kernels (backend/gpu/sort_kernels.hpp) call it, and a
+// code with no vendor names: the GPU kernels (backend/gpu/sort.hpp) call it, and a
 // test replays the same schedule on the host.
 //
 // Index space. A sort of n elements is a network over the virtual size V = 2^log2_size >= n;

@@ -1,11 +1,8 @@
-// What the library's algorithms (reduce, scan) share on the host side: where they run when
-// the caller names no accelerator_view, whether this translation unit can run them there,
-// and the dense rank-1 copy of a strided view they fall back to.
-//
-// The algorithms' templates live in an inline namespace named after the kind of translation
-// unit (GPU or host compiler): the two kinds compile different bodies from the same header
-// (only a GPU unit can launch GPU kernels), and distinct names keep the linker from merging
-// a host unit's instantiation into a GPU unit (or the reverse).
+// What the library's algorithms share when their data is not one dense run: the dense rank-1
+// copy of a strided view they work on instead, and the overlap test that decides whether an
+// output may be discarded. The algorithms' templates live in the inline namespace
+// HIPAMP_ALGORITHMS_ABI (config.hpp): they launch kernels, so host and GPU units compile
+// different bodies.
 #pragma once
 
 #include <cstddef>
@@ -14,33 +11,16 @@
 
 #include <hipamp/accelerator.hpp>
 #include <hipamp/array_view.hpp>
+#include <hipamp/detail/launch.hpp>
 #include <hipamp/exceptions.hpp>
 #include <hipamp/extent.hpp>
 #include <hipamp/index.hpp>
 #include <hipamp/parallel_for_each.hpp>
 
-// (HIPAMP_ALGORITHMS_ABI is defined in config.hpp.)
-
 // NOLINTNEXTLINE(modernize-concat-nested-namespaces): C++17 cannot concatenate an inline one
 namespace hipamp {
 namespace detail {
 inline namespace HIPAMP_ALGORITHMS_ABI {
-
-// A view of an array runs where the array lives; any other view on the default accelerator.
-template <class T, int N>
-accelerator_view natural_view(const array_view<T, N>& view) {
-  accelerator_view source = view.get_source_accelerator_view();
-  if (source != accelerator(accelerator::cpu_accelerator).get_default_view()) return source;
-  return accelerator::get_auto_selection_view();
-}
-
-inline void check_runnable(const accelerator_view& av, const char* algorithm) {
-  if (!av.runs_on_cpu() && !HIPAMP_GPU_TRANSLATION_UNIT) {
-    throw unsupported_feature(std::string("hipamp: ") + algorithm +
-                              " on a GPU accelerator_view from a translation unit compiled by a "
-                              "host compiler; " HIPAMP_HOST_UNIT_FIX);
-  }
-}
 
 // The position of `idx` in row-major order over `e`.
 template <int N>
