@@ -28,18 +28,11 @@ class coordinate {
     return !(a == b);
   }
 
-#define HIPAMP_COORDINATE_COMPOUND(op)                                                            \
-  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(const Derived& rhs) noexcept {             \
-    for (int d = 0; d < N; ++d) values_[d] op## = rhs.values_[d];                                 \
-    return self();                                                                                \
-  }                                                                                               \
+  // With an int on either side: index + 1, 2 * extent, ...
+#define HIPAMP_COORDINATE_SCALAR(op)                                                              \
   HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(int rhs) noexcept {                        \
     for (int d = 0; d < N; ++d) values_[d] op## = rhs;                                            \
     return self();                                                                                \
-  }                                                                                               \
-  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs,                            \
-                                                          const Derived& rhs) noexcept {          \
-    return lhs op## = rhs;                                                                        \
   }                                                                                               \
   HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs, int rhs) noexcept {        \
     return lhs op## = rhs;                                                                        \
@@ -50,6 +43,18 @@ class coordinate {
     return out;                                                                                   \
   }
 
+  // + and - also act element-wise between two coordinates of the same rank.
+#define HIPAMP_COORDINATE_COMPOUND(op)                                                            \
+  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(const Derived& rhs) noexcept {             \
+    for (int d = 0; d < N; ++d) values_[d] op## = rhs.values_[d];                                 \
+    return self();                                                                                \
+  }                                                                                               \
+  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs,                            \
+                                                          const Derived& rhs) noexcept {          \
+    return lhs op## = rhs;                                                                        \
+  }                                                                                               \
+  HIPAMP_COORDINATE_SCALAR(op)
+
   HIPAMP_COORDINATE_COMPOUND(+)
   HIPAMP_COORDINATE_COMPOUND(-)
 #undef HIPAMP_COORDINATE_COMPOUND
@@ -57,18 +62,7 @@ class coordinate {
   // *, / and % take an int only: C++ AMP 1.2 (4.1.4, 4.2.4) has no element-wise product,
   // quotient or remainder of two indices or extents, and code relying on one is not portable.
 #define HIPAMP_COORDINATE_SCALAR_ONLY(op)                                                         \
-  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(int rhs) noexcept {                        \
-    for (int d = 0; d < N; ++d) values_[d] op## = rhs;                                            \
-    return self();                                                                                \
-  }                                                                                               \
-  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs, int rhs) noexcept {        \
-    return lhs op## = rhs;                                                                        \
-  }                                                                                               \
-  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(int lhs, const Derived& rhs) noexcept { \
-    Derived out;                                                                                  \
-    for (int d = 0; d < N; ++d) out[d] = lhs op rhs[d];                                           \
-    return out;                                                                                   \
-  }                                                                                               \
+  HIPAMP_COORDINATE_SCALAR(op)                                                                    \
   /* C++ AMP rule: index and extent have no element-wise op##; scale by an int instead. */        \
   Derived& operator op##=(const Derived&) = delete;                                               \
   friend Derived operator op(const Derived&, const Derived&) = delete;
@@ -78,6 +72,7 @@ class coordinate {
   HIPAMP_COORDINATE_SCALAR_ONLY(/)
   HIPAMP_COORDINATE_SCALAR_ONLY(%)
 #undef HIPAMP_COORDINATE_SCALAR_ONLY
+#undef HIPAMP_COORDINATE_SCALAR
 
   HIPAMP_HOST_DEVICE constexpr Derived& operator++() noexcept { return self() += 1; }
   HIPAMP_HOST_DEVICE constexpr Derived& operator--() noexcept { return self() -= 1; }
