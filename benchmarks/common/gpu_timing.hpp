@@ -23,8 +23,8 @@ class event_timer {
   event_timer(const event_timer&) = delete;
   event_timer& operator=(const event_timer&) = delete;
   ~event_timer() {
-    (void)event_destroy(start_);
-    (void)event_destroy(stop_);
+    (void)vendor::event_destroy(start_);
+    (void)vendor::event_destroy(stop_);
   }
   void start() { BENCH_GPU_CHECK(vendor::event_record(start_, stream_)); }
   void stop() { BENCH_GPU_CHECK(vendor::event_record(stop_, stream_)); }
@@ -58,7 +58,7 @@ class device_buffer {
   }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
-  ~device_buffer() { (void)deallocate(ptr_); }
+  ~device_buffer() { (void)vendor::deallocate(ptr_); }
   void* get() const noexcept { return ptr_; }
   template <class T>
   T* as() const noexcept {
@@ -77,7 +77,7 @@ class pinned_buffer {
   }
   pinned_buffer(const pinned_buffer&) = delete;
   pinned_buffer& operator=(const pinned_buffer&) = delete;
-  ~pinned_buffer() { (void)deallocate_pinned(ptr_); }
+  ~pinned_buffer() { (void)vendor::deallocate_pinned(ptr_); }
   void* get() const noexcept { return ptr_; }
 
  private:
