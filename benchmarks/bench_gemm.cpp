@@ -13,8 +13,8 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -37,25 +37,19 @@
 #define HIPAMP_BENCH_EIGEN 0
 #endif
 
-#if HIPAMP_GPU_TRANSLATION_UNIT && HIPAMP_BACKEND_CUDA && !defined(__HIPCC__)
+#include "common/gpu_timing.hpp"
+#include "common/host.hpp"
+#if HIPAMP_BENCH_CUDA
 #include <cublas_v2.h>
-#include <cuda_runtime.h>
 
 #include <hipamp/backend/gpu/gemm.hpp>
-#define HIPAMP_BENCH_CUDA 1
-#else
-#define HIPAMP_BENCH_CUDA 0
 #endif
 
 namespace hx = hipamp;
 
 namespace {
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  return v.size() % 2 ? v[mid] : 0.5 * (v[mid - 1] + v[mid]);
-}
+using namespace bench;
 
 template <class T>
 std::vector<T> random_matrix(std::size_t elements, unsigned seed) {
@@ -64,13 +58,6 @@ std::vector<T> random_matrix(std::size_t elements, unsigned seed) {
   std::vector<T> v(elements);
   for (T& x : v) x = dist(rng);
   return v;
-}
-
-template <class F>
-double seconds(F&& f) {
-  const auto start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // ---- CPU -------------------------------------------------------------------------------
@@ -103,11 +90,11 @@ void cpu_gemm(benchmark::State& state) {
   std::vector<double> hipamp_times;
   std::vector<double> eigen_times;
   for (auto _ : state) {
-    const double t = seconds(run_hipamp);
+    const double t = seconds_of(run_hipamp);
     hipamp_times.push_back(t);
     state.SetIterationTime(t);
 #if HIPAMP_BENCH_EIGEN
-    eigen_times.push_back(seconds(run_eigen));
+    eigen_times.push_back(seconds_of(run_eigen));
 #endif
   }
   const double flops = 2.0 * n * double(n) * n;
@@ -162,7 +149,7 @@ void cpu_gemm_kernels(benchmark::State& state) {
   for (auto _ : state) {
     double best_isa_time = 0;
     for (std::size_t i = 0; i < isas.size(); ++i) {
-      const double t = seconds([&] { hx::fallback::gemm_cpu(p, isas[i]); });
+      const double t = seconds_of([&] { hx::fallback::gemm_cpu(p, isas[i]); });
       times[i].push_back(t);
       if (isas[i] == hx::fallback::gemm_best_isa()) best_isa_time = t;
     }
@@ -181,53 +168,10 @@ BENCHMARK(cpu_gemm_kernels)->UseManualTime()->Unit(benchmark::kMillisecond);
 // ---- GPU (CUDA builds) ----------------------------------------------------------------------
 #if HIPAMP_BENCH_CUDA
 
-void check_cuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
 void check_cublas(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS) {
     throw std::runtime_error(std::string(what) + ": cuBLAS status " + std::to_string(int(s)));
   }
-}
-
-class event_timer {
- public:
-  explicit event_timer(cudaStream_t stream) : stream_(stream) {
-    check_cuda(cudaEventCreate(&start_), "cudaEventCreate");
-    check_cuda(cudaEventCreate(&stop_), "cudaEventCreate");
-  }
-  event_timer(const event_timer&) = delete;
-  event_timer& operator=(const event_timer&) = delete;
-  ~event_timer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  // Seconds per call of f, from device events around `batch` calls.
-  template <class F>
-  double per_call(int batch, F&& f) {
-    check_cuda(cudaEventRecord(start_, stream_), "cudaEventRecord");
-    for (int i = 0; i < batch; ++i) f();
-    check_cuda(cudaEventRecord(stop_, stream_), "cudaEventRecord");
-    check_cuda(cudaEventSynchronize(stop_), "cudaEventSynchronize");
-    float ms = 0;
-    check_cuda(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-    return ms * 1e-3 / batch;
-  }
-
- private:
-  cudaStream_t stream_;
-  cudaEvent_t start_{};
-  cudaEvent_t stop_{};
-};
-
-bool find_gpu(hx::accelerator& out) {
-  for (const hx::accelerator& acc : hx::accelerator::get_all()) {
-    if (!acc.is_cpu()) {
-      out = acc;
-      return true;
-    }
-  }
-  return false;
 }
 
 // A batch of calls long enough (about 20 ms of device time) for event resolution to vanish.
@@ -237,15 +181,16 @@ int batch_for(double flops, double expected_flops_per_s = 40e12) {
 }
 
 void gpu_sgemm(benchmark::State& state) {
-  hx::accelerator gpu(hx::accelerator::cpu_accelerator);
-  if (!find_gpu(gpu)) {
+  const std::optional<hx::accelerator> found = first_gpu();
+  if (!found) {
     state.SkipWithError("no GPU accelerator");
     return;
   }
+  const hx::accelerator& gpu = *found;
   const int n = static_cast<int>(state.range(0));
   const std::size_t elements = static_cast<std::size_t>(n) * n;
   const hx::accelerator_view av = gpu.get_default_view();
-  const cudaStream_t stream = static_cast<cudaStream_t>(av.native_handle());
+  const auto stream = static_cast<vendor::stream_t>(av.native_handle());
   const int device = gpu.device().properties().ordinal;
   const std::vector<float> host_a = random_matrix<float>(elements, 5);
   const std::vector<float> host_b = random_matrix<float>(elements, 6);
@@ -309,18 +254,18 @@ void gpu_sgemm(benchmark::State& state) {
   for (std::size_t i = 0; i < configs.size(); ++i) {
     hx::detail::gpu::gemm_launch(problem, stream, device, static_cast<int>(i));
   }
-  check_cuda(cudaStreamSynchronize(stream), "warm-up");
+  vendor::check(vendor::stream_synchronize(stream), "warm-up");
 
   std::vector<double> t_hipamp, t_default, t_pedantic;
   std::vector<std::vector<double>> t_config(configs.size());
   for (auto _ : state) {
-    const double t = timer.per_call(batch, run_hipamp);
+    const double t = timer.seconds_per_call(batch, run_hipamp);
     t_hipamp.push_back(t);
     state.SetIterationTime(t);
-    t_default.push_back(timer.per_call(batch, run_cublas(CUBLAS_DEFAULT_MATH)));
-    t_pedantic.push_back(timer.per_call(batch, run_cublas(CUBLAS_PEDANTIC_MATH)));
+    t_default.push_back(timer.seconds_per_call(batch, run_cublas(CUBLAS_DEFAULT_MATH)));
+    t_pedantic.push_back(timer.seconds_per_call(batch, run_cublas(CUBLAS_PEDANTIC_MATH)));
     for (std::size_t i = 0; i < configs.size(); ++i) {
-      t_config[i].push_back(timer.per_call(batch, [&] {
+      t_config[i].push_back(timer.seconds_per_call(batch, [&] {
         hx::detail::gpu::gemm_launch(problem, stream, device, static_cast<int>(i));
       }));
     }
@@ -328,7 +273,7 @@ void gpu_sgemm(benchmark::State& state) {
   // Same answer as cuBLAS (default math) within the FP32 bound for sums of n terms in [-1, 1].
   run_hipamp();
   run_cublas(CUBLAS_DEFAULT_MATH)();
-  check_cuda(cudaStreamSynchronize(stream), "verification");
+  vendor::check(vendor::stream_synchronize(stream), "verification");
   std::vector<float> got(elements), want(elements);
   hx::copy(c, got.begin());
   hx::copy(c_peer, want.begin());
@@ -414,15 +359,16 @@ void seed_tiled_hipamp(const hx::accelerator_view& av, const hx::array_view<cons
 }
 
 void gpu_seed_tiled(benchmark::State& state) {
-  hx::accelerator gpu(hx::accelerator::cpu_accelerator);
-  if (!find_gpu(gpu)) {
+  const std::optional<hx::accelerator> found = first_gpu();
+  if (!found) {
     state.SkipWithError("no GPU accelerator");
     return;
   }
+  const hx::accelerator& gpu = *found;
   const int n = static_cast<int>(state.range(0));
   const std::size_t elements = static_cast<std::size_t>(n) * n;
   const hx::accelerator_view av = gpu.get_default_view();
-  const cudaStream_t stream = static_cast<cudaStream_t>(av.native_handle());
+  const auto stream = static_cast<vendor::stream_t>(av.native_handle());
   const std::vector<float> host_a = random_matrix<float>(elements, 7);
   const std::vector<float> host_b = random_matrix<float>(elements, 8);
   hx::array<float, 2> a(hx::extent<2>(n, n), host_a.begin(), host_a.end(), av);
@@ -451,15 +397,15 @@ void gpu_seed_tiled(benchmark::State& state) {
   event_timer timer(stream);
   run_hipamp();
   run_cuda();
-  check_cuda(cudaStreamSynchronize(stream), "warm-up");
+  vendor::check(vendor::stream_synchronize(stream), "warm-up");
   std::vector<double> t_hipamp, t_cuda;
   for (auto _ : state) {
-    const double t = timer.per_call(batch, run_hipamp);
+    const double t = timer.seconds_per_call(batch, run_hipamp);
     t_hipamp.push_back(t);
     state.SetIterationTime(t);
-    t_cuda.push_back(timer.per_call(batch, run_cuda));
+    t_cuda.push_back(timer.seconds_per_call(batch, run_cuda));
   }
-  check_cuda(cudaStreamSynchronize(stream), "timing");
+  vendor::check(vendor::stream_synchronize(stream), "timing");
   scope.complete(av.queue().record());
   std::vector<float> got(elements), want(elements);
   hx::copy(c, got.begin());

@@ -8,13 +8,9 @@
 //                (goal >= 0.95 of its speed)
 // Each benchmark interleaves the two sides and reports medians; the ratio is a counter.
 // In builds without a GPU backend, or without a GPU, every case is skipped.
-#include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,48 +18,16 @@
 
 #include <hipamp/hipamp.hpp>
 
+#include "common/gpu_timing.hpp"
+#include "common/host.hpp"
+
 namespace hx = hipamp;
 
 #if HIPAMP_GPU_TRANSLATION_UNIT
 
-#if defined(__HIPCC__)
-#define BENCH_GPU(name) hip##name
-#else
-#define BENCH_GPU(name) cuda##name
-#endif
-
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-
-double seconds_since(clock_type::time_point start) {
-  return std::chrono::duration<double>(clock_type::now() - start).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::optional<hx::accelerator> first_gpu() {
-  for (const hx::accelerator& acc : hx::accelerator::get_all()) {
-    if (!acc.is_cpu()) return acc;
-  }
-  return std::nullopt;
-}
-
-std::string label(const hx::accelerator& acc) {
-  std::string s;
-  for (wchar_t c : acc.get_description()) s += static_cast<char>(c);
-  return s;
-}
-
-void check(BENCH_GPU(Error_t) e, const char* what) {
-  if (e != BENCH_GPU(Success)) {
-    throw std::runtime_error(std::string(what) + ": " + BENCH_GPU(GetErrorString)(e));
-  }
-}
+using namespace bench;
 
 __global__ void empty_kernel(unsigned n) {
   if (blockIdx.x * blockDim.x + threadIdx.x >= n) return;
@@ -74,30 +38,6 @@ __global__ void exp_add_kernel(const float* a, const float* b, float* c, int n) 
   if (i < n) c[i] = std::exp(a[i]) + b[i];
 }
 
-struct device_buffer {
-  void* ptr = nullptr;
-  explicit device_buffer(std::size_t bytes) { check(BENCH_GPU(Malloc)(&ptr, bytes), "malloc"); }
-  ~device_buffer() { (void)BENCH_GPU(Free)(ptr); }
-};
-
-struct pinned_buffer {
-  void* ptr = nullptr;
-  explicit pinned_buffer(std::size_t bytes) {
-#if defined(__HIPCC__)
-    check(hipHostMalloc(&ptr, bytes, hipHostMallocDefault), "hipHostMalloc");
-#else
-    check(cudaMallocHost(&ptr, bytes), "cudaMallocHost");
-#endif
-  }
-  ~pinned_buffer() {
-#if defined(__HIPCC__)
-    (void)hipHostFree(ptr);
-#else
-    (void)cudaFreeHost(ptr);
-#endif
-  }
-};
-
 void BM_launch_empty(benchmark::State& state) {
   const auto gpu = first_gpu();
   if (!gpu) {
@@ -105,7 +45,7 @@ void BM_launch_empty(benchmark::State& state) {
     return;
   }
   hx::accelerator_view av = gpu->get_default_view();
-  auto stream = static_cast<BENCH_GPU(Stream_t)>(av.native_handle());
+  auto stream = static_cast<vendor::stream_t>(av.native_handle());
   constexpr int batch = 200;  // few enough that the launch queue never fills
   constexpr int rounds = 60;
   const hx::extent<1> domain(256);
@@ -122,7 +62,7 @@ void BM_launch_empty(benchmark::State& state) {
     const auto start = clock_type::now();
     for (int k = 0; k < batch; ++k) empty_kernel<<<1, 256, 0, stream>>>(256u);
     const double s = seconds_since(start);
-    check(BENCH_GPU(StreamSynchronize)(stream), "sync");
+    vendor::check(vendor::stream_synchronize(stream), "sync");
     return s / batch;
   };
   for (int w = 0; w < 5; ++w) {
@@ -141,7 +81,7 @@ void BM_launch_empty(benchmark::State& state) {
   state.counters["pfe_us"] = p * 1e6;
   state.counters["raw_us"] = q * 1e6;
   state.counters["ratio"] = p / q;  // goal <= 1.2
-  state.SetLabel(label(*gpu));
+  state.SetLabel(narrow(gpu->get_description()));
 }
 
 void BM_launch_with_view(benchmark::State& state) {
@@ -152,7 +92,7 @@ void BM_launch_with_view(benchmark::State& state) {
     return;
   }
   hx::accelerator_view av = gpu->get_default_view();
-  auto stream = static_cast<BENCH_GPU(Stream_t)>(av.native_handle());
+  auto stream = static_cast<vendor::stream_t>(av.native_handle());
   hx::array<float, 1> data(256, av);
   hx::array_view<float, 1> view(data);
   constexpr int batch = 200;
@@ -171,7 +111,7 @@ void BM_launch_with_view(benchmark::State& state) {
     const auto start = clock_type::now();
     for (int k = 0; k < batch; ++k) empty_kernel<<<1, 256, 0, stream>>>(256u);
     const double s = seconds_since(start);
-    check(BENCH_GPU(StreamSynchronize)(stream), "sync");
+    vendor::check(vendor::stream_synchronize(stream), "sync");
     return s / batch;
   };
   for (int w = 0; w < 5; ++w) {
@@ -198,13 +138,13 @@ void BM_copy_in_1GiB(benchmark::State& state) {
     return;
   }
   hx::accelerator_view av = gpu->get_default_view();
-  auto stream = static_cast<BENCH_GPU(Stream_t)>(av.native_handle());
+  auto stream = static_cast<vendor::stream_t>(av.native_handle());
   const std::size_t bytes = std::size_t{1} << 30;
   const std::size_t n = bytes / sizeof(float);
   std::vector<float> pageable(n);
   for (std::size_t i = 0; i < n; ++i) pageable[i] = static_cast<float>(i % 9973) * 0.25f + 1.0f;
   pinned_buffer pinned(bytes);
-  std::memcpy(pinned.ptr, pageable.data(), bytes);
+  std::memcpy(pinned.get(), pageable.data(), bytes);
   device_buffer device(bytes);
   hx::array_view<const float, 1> view(static_cast<int>(n), pageable);
   auto ours = [&] {
@@ -215,18 +155,18 @@ void BM_copy_in_1GiB(benchmark::State& state) {
   };
   auto pinned_copy = [&] {
     const auto start = clock_type::now();
-    check(BENCH_GPU(MemcpyAsync)(device.ptr, pinned.ptr, bytes, BENCH_GPU(MemcpyHostToDevice),
-                                 stream),
-          "memcpy pinned");
-    check(BENCH_GPU(StreamSynchronize)(stream), "sync");
+    vendor::check(
+        vendor::copy_async(device.get(), pinned.get(), bytes, vendor::host_to_device, stream),
+        "memcpy pinned");
+    vendor::check(vendor::stream_synchronize(stream), "sync");
     return seconds_since(start);
   };
   auto pageable_copy = [&] {
     const auto start = clock_type::now();
-    check(BENCH_GPU(MemcpyAsync)(device.ptr, pageable.data(), bytes, BENCH_GPU(MemcpyHostToDevice),
-                                 stream),
-          "memcpy pageable");
-    check(BENCH_GPU(StreamSynchronize)(stream), "sync");
+    vendor::check(
+        vendor::copy_async(device.get(), pageable.data(), bytes, vendor::host_to_device, stream),
+        "memcpy pageable");
+    vendor::check(vendor::stream_synchronize(stream), "sync");
     return seconds_since(start);
   };
   ours();
@@ -246,7 +186,7 @@ void BM_copy_in_1GiB(benchmark::State& state) {
   state.counters["pinned_memcpy_GBps"] = gb / median(t_pinned);
   state.counters["pageable_memcpy_GBps"] = gb / median(t_pageable);
   state.counters["ratio"] = median(t_pinned) / median(t_ours);  // goal >= 0.85
-  state.SetLabel(label(*gpu));
+  state.SetLabel(narrow(gpu->get_description()));
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes) *
                           static_cast<std::int64_t>(t_ours.size()));
 }
@@ -258,7 +198,7 @@ void BM_exp_add(benchmark::State& state) {
     return;
   }
   hx::accelerator_view av = gpu->get_default_view();
-  auto stream = static_cast<BENCH_GPU(Stream_t)>(av.native_handle());
+  auto stream = static_cast<vendor::stream_t>(av.native_handle());
   const int n = 1 << 26;  // 256 MiB per vector: far past the L2
   const std::size_t bytes = sizeof(float) * static_cast<std::size_t>(n);
   std::vector<float> a(n), b(n), c(n, -1.0f);
@@ -270,11 +210,11 @@ void BM_exp_add(benchmark::State& state) {
   hx::array_view<float, 1> vc(n, c);
   vc.discard_data();
   device_buffer da(bytes), db(bytes), dc(bytes);
-  check(BENCH_GPU(Memcpy)(da.ptr, a.data(), bytes, BENCH_GPU(MemcpyHostToDevice)), "copy a");
-  check(BENCH_GPU(Memcpy)(db.ptr, b.data(), bytes, BENCH_GPU(MemcpyHostToDevice)), "copy b");
-  const auto* pa = static_cast<const float*>(da.ptr);
-  const auto* pb = static_cast<const float*>(db.ptr);
-  auto* pc = static_cast<float*>(dc.ptr);
+  vendor::check(vendor::copy(da.get(), a.data(), bytes, vendor::host_to_device), "copy a");
+  vendor::check(vendor::copy(db.get(), b.data(), bytes, vendor::host_to_device), "copy b");
+  const auto* pa = da.as<const float>();
+  const auto* pb = db.as<const float>();
+  auto* pc = dc.as<float>();
   constexpr int launches = 20;
   auto ours = [&] {
     const auto start = clock_type::now();
@@ -289,7 +229,7 @@ void BM_exp_add(benchmark::State& state) {
     const unsigned blocks = (static_cast<unsigned>(n) + 255) / 256;
     const auto start = clock_type::now();
     for (int k = 0; k < launches; ++k) exp_add_kernel<<<blocks, 256, 0, stream>>>(pa, pb, pc, n);
-    check(BENCH_GPU(StreamSynchronize)(stream), "sync");
+    vendor::check(vendor::stream_synchronize(stream), "sync");
     return seconds_since(start) / launches;
   };
   ours();  // copies the inputs in once
@@ -305,7 +245,7 @@ void BM_exp_add(benchmark::State& state) {
   // Both results must agree before the times mean anything.
   vc.synchronize();
   std::vector<float> hand_c(n);
-  check(BENCH_GPU(Memcpy)(hand_c.data(), pc, bytes, BENCH_GPU(MemcpyDeviceToHost)), "copy c");
+  vendor::check(vendor::copy(hand_c.data(), pc, bytes, vendor::device_to_host), "copy c");
   std::size_t differ = 0;
   for (int i = 0; i < n; ++i) differ += c[i] != hand_c[i];
   if (differ != 0) state.SkipWithError("hipamp and hand-written results differ");
@@ -313,7 +253,7 @@ void BM_exp_add(benchmark::State& state) {
   state.counters["ours_GBps"] = moved / median(t_ours) / 1e9;
   state.counters["hand_GBps"] = moved / median(t_hand) / 1e9;
   state.counters["ratio"] = median(t_hand) / median(t_ours);  // goal >= 0.95
-  state.SetLabel(label(*gpu));
+  state.SetLabel(narrow(gpu->get_description()));
 }
 
 }  // namespace

@@ -13,7 +13,6 @@
 // Each case interleaves one-GPU and split rounds and reports medians. With fewer than two
 // GPUs every case is skipped, saying so.
 #include <algorithm>
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -21,31 +20,13 @@
 
 #include <hipamp/hipamp.hpp>
 
+#include "common/host.hpp"
+
 namespace hx = hipamp;
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::vector<hx::accelerator> gpus() {
-  std::vector<hx::accelerator> out;
-  for (const hx::accelerator& acc : hx::accelerator::get_all()) {
-    if (!acc.is_cpu()) out.push_back(acc);
-  }
-  return out;
-}
-
-std::string narrow(const std::wstring& w) {
-  std::string s;
-  for (wchar_t c : w) s += static_cast<char>(c);
-  return s;
-}
+using namespace bench;
 
 // The share of n that part p of `parts` gets: equal shares, the remainder to the last.
 struct share {
@@ -99,12 +80,12 @@ double timed_round(std::vector<resident_part>& parts, Launch launch) {
   const auto start = clock_type::now();
   for (resident_part& p : parts) launch(p);  // asynchronous: all GPUs work together
   for (resident_part& p : parts) p.view.wait();
-  return std::chrono::duration<double>(clock_type::now() - start).count();
+  return seconds_since(start);
 }
 
 template <class Launch>
 void resident_case(benchmark::State& state, int n, Launch launch) {
-  const std::vector<hx::accelerator> all = gpus();
+  const std::vector<hx::accelerator> all = gpu_accelerators();
   if (all.size() < 2) {
     state.SkipWithError("needs two or more GPUs");
     return;
@@ -162,11 +143,11 @@ double from_host_round(const std::vector<hx::accelerator>& devices, const std::v
                           [=] HIPAMP_RESTRICT(hx::index<1> i) { cs[i] = as[i] + bs[i]; });
   }
   cv.synchronize();
-  return std::chrono::duration<double>(clock_type::now() - start).count();
+  return seconds_since(start);
 }
 
 void BM_vector_add_from_host(benchmark::State& state) {
-  const std::vector<hx::accelerator> all = gpus();
+  const std::vector<hx::accelerator> all = gpu_accelerators();
   if (all.size() < 2) {
     state.SkipWithError("needs two or more GPUs");
     return;

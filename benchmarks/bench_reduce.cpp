@@ -21,7 +21,9 @@
 
 #include <hipamp/hipamp.hpp>
 
-#if HIPAMP_GPU_TRANSLATION_UNIT
+#include "common/gpu_timing.hpp"
+#include "common/host.hpp"
+#if HIPAMP_BENCH_CUDA  // the GPU peers are CUB's
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #endif
@@ -29,7 +31,7 @@
 namespace {
 
 namespace hx = hipamp;
-using clock_type = std::chrono::steady_clock;
+using namespace bench;
 
 template <class T>
 std::vector<T> random_data(std::size_t n) {
@@ -43,12 +45,6 @@ std::vector<T> random_data(std::size_t n) {
     for (T& x : v) x = dist(rng);
   }
   return v;
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 double seconds(clock_type::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -147,87 +143,36 @@ void cpu_inclusive_scan(benchmark::State& state) {
 
 // ---- GPU ------------------------------------------------------------------------------------
 
-#if HIPAMP_GPU_TRANSLATION_UNIT
+#if HIPAMP_BENCH_CUDA
 
-#define BENCH_CUDA_CHECK(call)                                                                \
-  do {                                                                                        \
-    const cudaError_t status_ = (call);                                                       \
-    if (status_ != cudaSuccess) {                                                             \
-      state.SkipWithError((std::string(#call) + ": " + cudaGetErrorString(status_)).c_str()); \
-      return;                                                                                 \
-    }                                                                                         \
+// A failed runtime call skips the benchmark, naming the call (the others still run).
+#define BENCH_GPU_CHECK_OR_SKIP(call)                                                           \
+  do {                                                                                          \
+    const vendor::error_t status_ = (call);                                                     \
+    if (status_ != vendor::success) {                                                           \
+      state.SkipWithError((std::string(#call) + ": " + vendor::error_string(status_)).c_str()); \
+      return;                                                                                   \
+    }                                                                                           \
   } while (0)
-
-class device_memory {
- public:
-  explicit device_memory(std::size_t bytes) { (void)cudaMalloc(&ptr_, bytes == 0 ? 1 : bytes); }
-  ~device_memory() { (void)cudaFree(ptr_); }
-  device_memory(const device_memory&) = delete;
-  device_memory& operator=(const device_memory&) = delete;
-  template <class T>
-  T* as() const noexcept {
-    return static_cast<T*>(ptr_);
-  }
-
- private:
-  void* ptr_ = nullptr;
-};
-
-class event_pair {
- public:
-  event_pair() {
-    (void)cudaEventCreate(&start_);
-    (void)cudaEventCreate(&stop_);
-  }
-  ~event_pair() {
-    (void)cudaEventDestroy(start_);
-    (void)cudaEventDestroy(stop_);
-  }
-  event_pair(const event_pair&) = delete;
-  event_pair& operator=(const event_pair&) = delete;
-  void start(cudaStream_t s) { (void)cudaEventRecord(start_, s); }
-  void stop(cudaStream_t s) { (void)cudaEventRecord(stop_, s); }
-  double seconds() {
-    (void)cudaEventSynchronize(stop_);
-    float ms = 0;
-    (void)cudaEventElapsedTime(&ms, start_, stop_);
-    return ms * 1e-3;
-  }
-
- private:
-  cudaEvent_t start_{}, stop_{};
-};
 
 constexpr int pipelined_calls = 16;
 
 // Times `ours` and `peer` alternately on `stream`: a pipelined batch and a single call each.
 template <class Ours, class Peer>
-void time_alternately(benchmark::State& state, cudaStream_t stream, std::size_t bytes_moved,
+void time_alternately(benchmark::State& state, vendor::stream_t stream, std::size_t bytes_moved,
                       const char* peer_name, Ours ours, Peer peer) {
   for (int w = 0; w < 3; ++w) {  // warm-up: scratch allocation, clocks, caches
     ours();
     peer();
   }
-  (void)cudaStreamSynchronize(stream);
-  event_pair e_ours, e_peer;
+  (void)vendor::stream_synchronize(stream);
+  event_timer e_ours(stream), e_peer(stream);
   std::vector<double> ours_batch, peer_batch, ours_single, peer_single;
   for (auto _ : state) {
-    e_ours.start(stream);
-    for (int k = 0; k < pipelined_calls; ++k) ours();
-    e_ours.stop(stream);
-    const double ours_t = e_ours.seconds() / pipelined_calls;
-    e_peer.start(stream);
-    for (int k = 0; k < pipelined_calls; ++k) peer();
-    e_peer.stop(stream);
-    const double peer_t = e_peer.seconds() / pipelined_calls;
-    e_ours.start(stream);
-    ours();
-    e_ours.stop(stream);
-    ours_single.push_back(e_ours.seconds());
-    e_peer.start(stream);
-    peer();
-    e_peer.stop(stream);
-    peer_single.push_back(e_peer.seconds());
+    const double ours_t = e_ours.seconds_per_call(pipelined_calls, ours);
+    const double peer_t = e_peer.seconds_per_call(pipelined_calls, peer);
+    ours_single.push_back(e_ours.seconds_per_call(1, ours));
+    peer_single.push_back(e_peer.seconds_per_call(1, peer));
     ours_batch.push_back(ours_t);
     peer_batch.push_back(peer_t);
     state.SetIterationTime(ours_t);
@@ -249,28 +194,30 @@ void gpu_reduce_sum(benchmark::State& state, const hx::accelerator& gpu) {
   const std::size_t n = std::size_t{1} << state.range(0);
   const std::vector<T> data = random_data<T>(n);
   const hx::accelerator_view av = gpu.get_default_view();
-  const auto stream = static_cast<cudaStream_t>(av.native_handle());
+  const auto stream = static_cast<vendor::stream_t>(av.native_handle());
 
   const hx::array<T, 1> input(hx::extent<1>(static_cast<int>(n)), data.begin(), data.end(), av);
   hx::array<T, 1> result(1, av);
   const hx::array_view<const T, 1> in_view(input);
   const hx::array_view<T, 1> result_view(result);
 
-  device_memory cub_in(n * sizeof(T)), cub_out(sizeof(T));
-  BENCH_CUDA_CHECK(cudaMemcpy(cub_in.as<T>(), data.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  device_buffer cub_in(n * sizeof(T)), cub_out(sizeof(T));
+  BENCH_GPU_CHECK_OR_SKIP(
+      vendor::copy(cub_in.as<T>(), data.data(), n * sizeof(T), vendor::host_to_device));
   std::size_t temp_bytes = 0;
-  BENCH_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, cub_in.as<const T>(),
-                                          cub_out.as<T>(), static_cast<int>(n), stream));
-  device_memory temp(temp_bytes);
+  BENCH_GPU_CHECK_OR_SKIP(cub::DeviceReduce::Sum(nullptr, temp_bytes, cub_in.as<const T>(),
+                                                 cub_out.as<T>(), static_cast<int>(n), stream));
+  device_buffer temp(temp_bytes);
 
   const T ours_value = hx::reduce(av, in_view, T(0));
-  BENCH_CUDA_CHECK(cub::DeviceReduce::Sum(temp.as<void>(), temp_bytes, cub_in.as<const T>(),
-                                          cub_out.as<T>(), static_cast<int>(n), stream));
+  BENCH_GPU_CHECK_OR_SKIP(cub::DeviceReduce::Sum(temp.as<void>(), temp_bytes, cub_in.as<const T>(),
+                                                 cub_out.as<T>(), static_cast<int>(n), stream));
   T cub_value{};
   // CUB ran on the accelerator_view's stream, which does not synchronise with the legacy
   // default stream that cudaMemcpy uses: wait for it first.
-  BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  BENCH_CUDA_CHECK(cudaMemcpy(&cub_value, cub_out.as<T>(), sizeof(T), cudaMemcpyDeviceToHost));
+  BENCH_GPU_CHECK_OR_SKIP(vendor::stream_synchronize(stream));
+  BENCH_GPU_CHECK_OR_SKIP(
+      vendor::copy(&cub_value, cub_out.as<T>(), sizeof(T), vendor::device_to_host));
   if (!same_result(ours_value, cub_value, n)) {
     state.SkipWithError("hipamp and CUB disagree");
     return;
@@ -288,28 +235,30 @@ void gpu_inclusive_scan(benchmark::State& state, const hx::accelerator& gpu) {
   const std::size_t n = std::size_t{1} << state.range(0);
   const std::vector<T> data = random_data<T>(n);
   const hx::accelerator_view av = gpu.get_default_view();
-  const auto stream = static_cast<cudaStream_t>(av.native_handle());
+  const auto stream = static_cast<vendor::stream_t>(av.native_handle());
 
   const hx::array<T, 1> input(hx::extent<1>(static_cast<int>(n)), data.begin(), data.end(), av);
   hx::array<T, 1> output(hx::extent<1>(static_cast<int>(n)), av);
   const hx::array_view<const T, 1> in_view(input);
   const hx::array_view<T, 1> out_view(output);
 
-  device_memory cub_in(n * sizeof(T)), cub_out(n * sizeof(T));
-  BENCH_CUDA_CHECK(cudaMemcpy(cub_in.as<T>(), data.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  device_buffer cub_in(n * sizeof(T)), cub_out(n * sizeof(T));
+  BENCH_GPU_CHECK_OR_SKIP(
+      vendor::copy(cub_in.as<T>(), data.data(), n * sizeof(T), vendor::host_to_device));
   std::size_t temp_bytes = 0;
-  BENCH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, cub_in.as<const T>(),
-                                                 cub_out.as<T>(), static_cast<int>(n), stream));
-  device_memory temp(temp_bytes);
+  BENCH_GPU_CHECK_OR_SKIP(cub::DeviceScan::InclusiveSum(
+      nullptr, temp_bytes, cub_in.as<const T>(), cub_out.as<T>(), static_cast<int>(n), stream));
+  device_buffer temp(temp_bytes);
 
   hx::inclusive_scan(av, in_view, out_view);
-  BENCH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.as<void>(), temp_bytes, cub_in.as<const T>(),
-                                                 cub_out.as<T>(), static_cast<int>(n), stream));
+  BENCH_GPU_CHECK_OR_SKIP(cub::DeviceScan::InclusiveSum(temp.as<void>(), temp_bytes,
+                                                        cub_in.as<const T>(), cub_out.as<T>(),
+                                                        static_cast<int>(n), stream));
   std::vector<T> ours(n), theirs(n);
   hx::copy(output, ours.begin());
-  BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));  // CUB's stream is non-blocking
-  BENCH_CUDA_CHECK(
-      cudaMemcpy(theirs.data(), cub_out.as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  BENCH_GPU_CHECK_OR_SKIP(vendor::stream_synchronize(stream));  // CUB's stream is non-blocking
+  BENCH_GPU_CHECK_OR_SKIP(
+      vendor::copy(theirs.data(), cub_out.as<T>(), n * sizeof(T), vendor::device_to_host));
   for (std::size_t i = 0; i < n; i += 1 + n / 4099) {
     if (!same_result(ours[i], theirs[i], i + 1)) {
       state.SkipWithError(("hipamp and CUB disagree at " + std::to_string(i)).c_str());
@@ -332,13 +281,14 @@ void gpu_scan_policy(benchmark::State& state, const hx::accelerator& gpu) {
   const std::size_t n = std::size_t{1} << state.range(0);
   const std::vector<T> data = random_data<T>(n);
   const hx::accelerator_view av = gpu.get_default_view();
-  const auto stream = static_cast<cudaStream_t>(av.native_handle());
-  device_memory in(n * sizeof(T)), ours_out(n * sizeof(T)), cub_out(n * sizeof(T));
-  BENCH_CUDA_CHECK(cudaMemcpy(in.as<T>(), data.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  const auto stream = static_cast<vendor::stream_t>(av.native_handle());
+  device_buffer in(n * sizeof(T)), ours_out(n * sizeof(T)), cub_out(n * sizeof(T));
+  BENCH_GPU_CHECK_OR_SKIP(
+      vendor::copy(in.as<T>(), data.data(), n * sizeof(T), vendor::host_to_device));
   std::size_t temp_bytes = 0;
-  BENCH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, in.as<const T>(),
-                                                 cub_out.as<T>(), static_cast<int>(n), stream));
-  device_memory temp(temp_bytes);
+  BENCH_GPU_CHECK_OR_SKIP(cub::DeviceScan::InclusiveSum(
+      nullptr, temp_bytes, in.as<const T>(), cub_out.as<T>(), static_cast<int>(n), stream));
+  device_buffer temp(temp_bytes);
   const auto ours = [&] {
     hx::detail::gpu::scan_detail::launch<Policy, false>(av, in.as<const T>(), ours_out.as<T>(), n,
                                                         T{}, hx::plus<T>{});
@@ -349,10 +299,12 @@ void gpu_scan_policy(benchmark::State& state, const hx::accelerator& gpu) {
   };
   ours();
   cub();
-  BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  BENCH_GPU_CHECK_OR_SKIP(vendor::stream_synchronize(stream));
   std::vector<T> got(n), want(n);
-  BENCH_CUDA_CHECK(cudaMemcpy(got.data(), ours_out.as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
-  BENCH_CUDA_CHECK(cudaMemcpy(want.data(), cub_out.as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  BENCH_GPU_CHECK_OR_SKIP(
+      vendor::copy(got.data(), ours_out.as<T>(), n * sizeof(T), vendor::device_to_host));
+  BENCH_GPU_CHECK_OR_SKIP(
+      vendor::copy(want.data(), cub_out.as<T>(), n * sizeof(T), vendor::device_to_host));
   if (got != want) {
     state.SkipWithError("this scan policy and CUB disagree");
     return;
@@ -366,7 +318,7 @@ benchmark::internal::Benchmark* policy_benchmark(const char* name, const hx::acc
                                       gpu_scan_policy<Policy>, gpu);
 }
 
-#endif  // HIPAMP_GPU_TRANSLATION_UNIT
+#endif  // HIPAMP_BENCH_CUDA
 
 }  // namespace
 
@@ -385,9 +337,8 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMicrosecond);
   }
 
-#if HIPAMP_GPU_TRANSLATION_UNIT
-  for (const hx::accelerator& acc : hx::accelerator::get_all()) {
-    if (acc.is_cpu()) continue;
+#if HIPAMP_BENCH_CUDA
+  for (const hx::accelerator& acc : gpu_accelerators()) {
     for (auto* b :
          {benchmark::RegisterBenchmark("gpu/reduce_sum/int32", gpu_reduce_sum<std::int32_t>, acc),
           benchmark::RegisterBenchmark("gpu/reduce_sum/float", gpu_reduce_sum<float>, acc),

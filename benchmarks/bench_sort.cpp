@@ -57,8 +57,8 @@ void cpu_vs(benchmark::State& state, int threads, Peer peer) {
     };
     run_hipamp();  // warm-up
     run_peer();
-    hipamp_time = median_ms(5, run_hipamp);
-    peer_time = median_ms(5, run_peer);
+    hipamp_time = median_of(5, run_hipamp);
+    peer_time = median_of(5, run_peer);
   }
   if (!std::is_sorted(data.begin(), data.end())) state.SkipWithError("peer left data unsorted");
 #if HIPAMP_HAS_OPENMP
@@ -83,7 +83,7 @@ BENCHMARK(cpu_sort_vs_gnu_parallel)->Arg(1 << 24)->Iterations(1)->Unit(benchmark
 
 }  // namespace
 
-#if HIPAMP_BENCH_CUB
+#if HIPAMP_BENCH_CUDA
 namespace bench_sort_gpu {
 
 // Here rather than in sort/: the CPU cases above already instantiate hipamp::sort of u32 keys
@@ -94,22 +94,13 @@ void gpu_dispatch_vs_radix(benchmark::State& state) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   device_case<std::uint32_t> c(av, random_keys(n, 9));
   cub_temp temp;
-  std::size_t radix_bytes = 0;
-  BENCH_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, radix_bytes, c.raw_in, c.raw,
-                                            static_cast<int>(n), 0, 32, c.stream));
-  temp.reserve(radix_bytes);
+  cub_radix_sort_u32 radix_sort(c, temp);
   double dispatch = 0, radix = 0;
   for (auto _ : state) {
     const hipamp::array_view<std::uint32_t, 1> view(c.data);
     dispatch = gpu_median_ms(
         c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view); });
-    radix = gpu_median_ms(
-        c.stream, [] {},
-        [&] {
-          std::size_t bytes = radix_bytes;
-          BENCH_CUDA(cub::DeviceRadixSort::SortKeys(temp.ptr, bytes, c.raw_in, c.raw,
-                                                    static_cast<int>(n), 0, 32, c.stream));
-        });
+    radix = radix_sort.median_ms();
   }
   if (!c.sorted(std::less<std::uint32_t>())) state.SkipWithError("dispatch result unsorted");
   report(state, dispatch, radix);
@@ -118,6 +109,6 @@ void gpu_dispatch_vs_radix(benchmark::State& state) {
 BENCHMARK(gpu_dispatch_vs_radix)->Apply(gpu_sizes);
 
 }  // namespace bench_sort_gpu
-#endif  // HIPAMP_BENCH_CUB
+#endif  // HIPAMP_BENCH_CUDA
 
 BENCHMARK_MAIN();

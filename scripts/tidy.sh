@@ -10,7 +10,7 @@ build=build/cpu-release
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
   mapfile -t files < <(git ls-files 'lib/*.cpp' 'fallback/src/*.cpp' 'examples/*.cpp' \
-    'tests/*.cpp' 'tests/gpu_emulation/*.cpp' | grep -v -e 'lib/gpu_runtime.cpp' -e 'lib/gemm_gpu_')
+    'tests/*.cpp' 'tests/kernel_emulator/*.cpp' | grep -v -e 'lib/gpu_runtime.cpp' -e 'lib/gemm_gpu_')
 fi
 # CMake leaves -std out where GCC's default is already C++17; clang's default is not.
 findings=$(printf '%s\n' "${files[@]}" |

@@ -2,7 +2,7 @@
 // against CUB's merge sort, and the cost of one key past a power of two.
 #include "sort_bench.hpp"
 
-#if HIPAMP_BENCH_CUB
+#if HIPAMP_BENCH_CUDA
 namespace bench_sort_gpu {
 
 void gpu_bitonic_vs_cub_merge_sort_u32(benchmark::State& state) {
@@ -12,23 +12,14 @@ void gpu_bitonic_vs_cub_merge_sort_u32(benchmark::State& state) {
   device_case<std::uint32_t> c(av, random_keys(n, 7));
   cub_temp temp;
   cub_merge_sort_u32 merge_sort(c, temp);
-  std::size_t radix_bytes = 0;
-  BENCH_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, radix_bytes, c.raw_in, c.raw,
-                                            static_cast<int>(n), 0, 32, c.stream));
-  temp.reserve(radix_bytes);
+  cub_radix_sort_u32 radix_sort(c, temp);
   double bitonic = 0, merge = 0, radix = 0;
   for (auto _ : state) {
     const hipamp::array_view<std::uint32_t, 1> view(c.data);
     bitonic = gpu_median_ms(
         c.stream, [&] { c.restore(); }, [&] { hipamp::sort(av, view, less_u32{}); });
     merge = merge_sort.median_ms();
-    radix = gpu_median_ms(
-        c.stream, [] {},
-        [&] {
-          std::size_t bytes = radix_bytes;
-          BENCH_CUDA(cub::DeviceRadixSort::SortKeys(temp.ptr, bytes, c.raw_in, c.raw,
-                                                    static_cast<int>(n), 0, 32, c.stream));
-        });
+    radix = radix_sort.median_ms();
   }
   if (!c.sorted(std::less<std::uint32_t>())) state.SkipWithError("bitonic result unsorted");
   report(state, bitonic, merge);
@@ -58,4 +49,4 @@ BENCHMARK(gpu_bitonic_vs_cub_merge_sort_u32)->Apply(gpu_sizes);
 BENCHMARK(gpu_non_power_of_two_cost)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace bench_sort_gpu
-#endif  // HIPAMP_BENCH_CUB
+#endif  // HIPAMP_BENCH_CUDA

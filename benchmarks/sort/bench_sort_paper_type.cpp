@@ -2,7 +2,7 @@
 // a radix sort of (key, element) pairs.
 #include "sort_bench.hpp"
 
-#if HIPAMP_BENCH_CUB
+#if HIPAMP_BENCH_CUDA
 namespace bench_sort_gpu {
 
 void gpu_bitonic_vs_cub_merge_sort_paper_type(benchmark::State& state) {
@@ -16,10 +16,11 @@ void gpu_bitonic_vs_cub_merge_sort_paper_type(benchmark::State& state) {
   device_case<unsigned> keys(av, ys);  // the radix peer sorts (y, element) pairs
   cub_temp temp;
   std::size_t merge_bytes = 0, radix_bytes = 0;
-  BENCH_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, merge_bytes, c.raw,
-                                            static_cast<std::int64_t>(n), by_y{}, c.stream));
-  BENCH_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, radix_bytes, keys.raw_in, keys.raw, c.raw_in,
-                                             c.raw, static_cast<int>(n), 0, 32, c.stream));
+  BENCH_GPU_CHECK(cub::DeviceMergeSort::SortKeys(nullptr, merge_bytes, c.raw,
+                                                 static_cast<std::int64_t>(n), by_y{}, c.stream));
+  BENCH_GPU_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, radix_bytes, keys.raw_in, keys.raw,
+                                                  c.raw_in, c.raw, static_cast<int>(n), 0, 32,
+                                                  c.stream));
   temp.reserve(std::max(merge_bytes, radix_bytes));
   double bitonic = 0, merge = 0, radix = 0;
   for (auto _ : state) {
@@ -30,16 +31,16 @@ void gpu_bitonic_vs_cub_merge_sort_paper_type(benchmark::State& state) {
         c.stream, [&] { c.restore_raw(); },
         [&] {
           std::size_t bytes = merge_bytes;
-          BENCH_CUDA(cub::DeviceMergeSort::SortKeys(
+          BENCH_GPU_CHECK(cub::DeviceMergeSort::SortKeys(
               temp.ptr, bytes, c.raw, static_cast<std::int64_t>(n), by_y{}, c.stream));
         });
     radix = gpu_median_ms(
         c.stream, [] {},
         [&] {
           std::size_t bytes = radix_bytes;
-          BENCH_CUDA(cub::DeviceRadixSort::SortPairs(temp.ptr, bytes, keys.raw_in, keys.raw,
-                                                     c.raw_in, c.raw, static_cast<int>(n), 0, 32,
-                                                     c.stream));
+          BENCH_GPU_CHECK(cub::DeviceRadixSort::SortPairs(temp.ptr, bytes, keys.raw_in, keys.raw,
+                                                          c.raw_in, c.raw, static_cast<int>(n), 0,
+                                                          32, c.stream));
         });
   }
   if (!c.sorted(by_y{})) state.SkipWithError("bitonic result unsorted");
@@ -50,4 +51,4 @@ void gpu_bitonic_vs_cub_merge_sort_paper_type(benchmark::State& state) {
 BENCHMARK(gpu_bitonic_vs_cub_merge_sort_paper_type)->Apply(gpu_sizes);
 
 }  // namespace bench_sort_gpu
-#endif  // HIPAMP_BENCH_CUB
+#endif  // HIPAMP_BENCH_CUDA

@@ -2,7 +2,7 @@
 // and by hipamp::sort's default dispatch (two int sort instantiations of their own).
 #include "sort_bench.hpp"
 
-#if HIPAMP_BENCH_CUB
+#if HIPAMP_BENCH_CUDA
 namespace bench_sort_gpu {
 
 void gpu_seed_8388608_ints(benchmark::State& state) {
@@ -29,4 +29,4 @@ void gpu_seed_8388608_ints(benchmark::State& state) {
 BENCHMARK(gpu_seed_8388608_ints)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace bench_sort_gpu
-#endif  // HIPAMP_BENCH_CUB
+#endif  // HIPAMP_BENCH_CUDA

@@ -8,7 +8,7 @@
 // vs 0.058 ms at 2^16, equal at 2^20, 2.10 ms at 2^24.
 #include "sort_bench.hpp"
 
-#if HIPAMP_BENCH_CUB
+#if HIPAMP_BENCH_CUDA
 namespace bench_sort_gpu {
 
 BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 13)->Apply(shape_sizes);
@@ -16,4 +16,4 @@ BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 13, 3)->Apply(shape_sizes);
 BENCHMARK_TEMPLATE(gpu_bitonic_shape, 4, 12, 4)->Apply(shape_sizes);
 
 }  // namespace bench_sort_gpu
-#endif  // HIPAMP_BENCH_CUB
+#endif  // HIPAMP_BENCH_CUDA

@@ -5,11 +5,12 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -17,28 +18,20 @@
 
 #include <hipamp/hipamp.hpp>
 
-#if HIPAMP_GPU_TRANSLATION_UNIT && !defined(__HIPCC__)
+#include "common/gpu_timing.hpp"
+#include "common/host.hpp"
+#if HIPAMP_BENCH_CUDA  // the GPU peers are CUB's
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
-#define HIPAMP_BENCH_CUB 1
 #endif
 
 namespace bench_sort {
 
-template <class F>
-double median_ms(int reps, F&& once) {
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) t.push_back(once());
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
+using namespace bench;
 
 template <class F>
 double host_ms(F&& f) {
-  const auto start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
+  return seconds_of(f) * 1e3;
 }
 
 inline std::vector<std::uint32_t> random_keys(std::size_t n, unsigned seed) {
@@ -69,7 +62,7 @@ inline void gpu_sizes(benchmark::internal::Benchmark* b) {
 
 }  // namespace bench_sort
 
-#if HIPAMP_BENCH_CUB
+#if HIPAMP_BENCH_CUDA
 // A named namespace: nvcc's extended lambdas (restore()) and kernel template arguments
 // are kept out of the unnamed one.
 namespace bench_sort_gpu {
@@ -95,46 +88,24 @@ struct less_int {
   HIPAMP_HOST_DEVICE bool operator()(const int& a, const int& b) const { return a < b; }
 };
 
-#define BENCH_CUDA(call)                                              \
-  do {                                                                \
-    const cudaError_t e = (call);                                     \
-    if (e != cudaSuccess) {                                           \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e)); \
-      std::abort();                                                   \
-    }                                                                 \
-  } while (0)
-
 inline bool find_gpu(hipamp::accelerator_view& out) {
-  for (const hipamp::accelerator& acc : hipamp::accelerator::get_all()) {
-    if (!acc.is_cpu()) {
-      out = acc.get_default_view();
-      return true;
-    }
-  }
-  return false;
+  const std::optional<hipamp::accelerator> gpu = first_gpu();
+  if (gpu) out = gpu->get_default_view();
+  return gpu.has_value();
 }
 
 // Device-event time of `f` on `stream`, after `prepare` (untimed).
 template <class Prepare, class F>
-double event_ms(cudaStream_t stream, Prepare&& prepare, F&& f) {
-  cudaEvent_t start, stop;
-  BENCH_CUDA(cudaEventCreate(&start));
-  BENCH_CUDA(cudaEventCreate(&stop));
+double event_ms(vendor::stream_t stream, Prepare&& prepare, F&& f) {
+  event_timer timer(stream);
   prepare();
-  BENCH_CUDA(cudaEventRecord(start, stream));
-  f();
-  BENCH_CUDA(cudaEventRecord(stop, stream));
-  BENCH_CUDA(cudaEventSynchronize(stop));
-  float ms = 0;
-  BENCH_CUDA(cudaEventElapsedTime(&ms, start, stop));
-  BENCH_CUDA(cudaEventDestroy(start));
-  BENCH_CUDA(cudaEventDestroy(stop));
-  return ms;
+  return timer.seconds_per_call(1, f) * 1e3;
 }
+// After a warm-up call (allocations, module loading), the median of 7.
 template <class Prepare, class F>
-double gpu_median_ms(cudaStream_t stream, Prepare&& prepare, F&& f) {
-  event_ms(stream, prepare, f);  // warm-up (allocations, module loading)
-  return median_ms(7, [&] { return event_ms(stream, prepare, f); });
+double gpu_median_ms(vendor::stream_t stream, Prepare&& prepare, F&& f) {
+  event_ms(stream, prepare, f);
+  return median_of(7, [&] { return event_ms(stream, prepare, f); });
 }
 
 inline std::vector<paper_type> paper_input(std::size_t n) {
@@ -152,22 +123,21 @@ struct device_case {
   std::size_t n;
   hipamp::array<T, 1> data;
   hipamp::array<T, 1> pristine;
-  T* raw = nullptr;
-  T* raw_in = nullptr;
-  cudaStream_t stream;
+  device_buffer raw_buffer, raw_in_buffer;
+  T* raw;
+  T* raw_in;
+  vendor::stream_t stream;
   device_case(const hipamp::accelerator_view& view, const std::vector<T>& input)
       : av(view),
         n(input.size()),
         data(static_cast<int>(input.size()), view),
         pristine(static_cast<int>(input.size()), input.begin(), input.end(), view),
-        stream(static_cast<cudaStream_t>(view.native_handle())) {
-    BENCH_CUDA(cudaMalloc(&raw, n * sizeof(T)));
-    BENCH_CUDA(cudaMalloc(&raw_in, n * sizeof(T)));
-    BENCH_CUDA(cudaMemcpy(raw_in, input.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  ~device_case() {
-    cudaFree(raw);
-    cudaFree(raw_in);
+        raw_buffer(n * sizeof(T)),
+        raw_in_buffer(n * sizeof(T)),
+        raw(raw_buffer.as<T>()),
+        raw_in(raw_in_buffer.as<T>()),
+        stream(static_cast<vendor::stream_t>(view.native_handle())) {
+    BENCH_GPU_CHECK(vendor::copy(raw_in, input.data(), n * sizeof(T), vendor::host_to_device));
   }
   void restore() {
     const hipamp::array_view<const T, 1> from(pristine);
@@ -177,7 +147,8 @@ struct device_case {
                               [=] HIPAMP_RESTRICT(hipamp::index<1> i) { to[i] = from[i]; });
   }
   void restore_raw() {
-    BENCH_CUDA(cudaMemcpyAsync(raw, raw_in, n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+    BENCH_GPU_CHECK(
+        vendor::copy_async(raw, raw_in, n * sizeof(T), vendor::device_to_device, stream));
   }
   template <class Less>
   bool sorted(Less less) {
@@ -190,13 +161,14 @@ struct device_case {
 struct cub_temp {
   void* ptr = nullptr;
   std::size_t bytes = 0;
+  std::unique_ptr<device_buffer> buffer;
   void reserve(std::size_t b) {
     if (b <= bytes) return;
-    cudaFree(ptr);
-    BENCH_CUDA(cudaMalloc(&ptr, b));
+    buffer.reset();
+    buffer = std::make_unique<device_buffer>(b);
+    ptr = buffer->get();
     bytes = b;
   }
-  ~cub_temp() { cudaFree(ptr); }
 };
 
 // cub::DeviceMergeSort of a u32 case's raw buffer, restored from raw_in before each timed
@@ -204,7 +176,7 @@ struct cub_temp {
 class cub_merge_sort_u32 {
  public:
   cub_merge_sort_u32(device_case<std::uint32_t>& c, cub_temp& temp) : c_(c), temp_(temp) {
-    BENCH_CUDA(cub::DeviceMergeSort::SortKeys(
+    BENCH_GPU_CHECK(cub::DeviceMergeSort::SortKeys(
         nullptr, bytes_, c_.raw, static_cast<std::int64_t>(c_.n), less_u32{}, c_.stream));
     temp_.reserve(bytes_);
   }
@@ -213,8 +185,34 @@ class cub_merge_sort_u32 {
         c_.stream, [&] { c_.restore_raw(); },
         [&] {
           std::size_t bytes = bytes_;
-          BENCH_CUDA(cub::DeviceMergeSort::SortKeys(
+          BENCH_GPU_CHECK(cub::DeviceMergeSort::SortKeys(
               temp_.ptr, bytes, c_.raw, static_cast<std::int64_t>(c_.n), less_u32{}, c_.stream));
+        });
+  }
+
+ private:
+  device_case<std::uint32_t>& c_;
+  cub_temp& temp_;
+  std::size_t bytes_ = 0;
+};
+
+// cub::DeviceRadixSort of a u32 case's keys, raw_in to raw (the input is never overwritten, so
+// nothing is restored between calls): the peer of hipamp::sort's dispatch and the radix_ms
+// counter beside the bitonic figures.
+class cub_radix_sort_u32 {
+ public:
+  cub_radix_sort_u32(device_case<std::uint32_t>& c, cub_temp& temp) : c_(c), temp_(temp) {
+    BENCH_GPU_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes_, c_.raw_in, c_.raw,
+                                                   static_cast<int>(c_.n), 0, 32, c_.stream));
+    temp_.reserve(bytes_);
+  }
+  double median_ms() {
+    return gpu_median_ms(
+        c_.stream, [] {},
+        [&] {
+          std::size_t bytes = bytes_;
+          BENCH_GPU_CHECK(cub::DeviceRadixSort::SortKeys(temp_.ptr, bytes, c_.raw_in, c_.raw,
+                                                         static_cast<int>(c_.n), 0, 32, c_.stream));
         });
   }
 
@@ -252,8 +250,9 @@ void gpu_bitonic_shape(benchmark::State& state) {
   c.restore_raw();
   gk::run_network<std::uint32_t, gk::fixed_tile_shape<K, Log2Tile, MinBlocks>>(
       bn::array_memory<std::uint32_t>{c.raw, lay}, lay, less_u32{}, c.stream);
-  BENCH_CUDA(cudaStreamSynchronize(c.stream));
-  BENCH_CUDA(cudaMemcpy(out.data(), c.raw, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  BENCH_GPU_CHECK(vendor::stream_synchronize(c.stream));
+  BENCH_GPU_CHECK(
+      vendor::copy(out.data(), c.raw, n * sizeof(std::uint32_t), vendor::device_to_host));
   if (!std::is_sorted(out.begin(), out.end())) state.SkipWithError("shaped bitonic unsorted");
   report(state, shaped, merge);
 }
@@ -262,4 +261,4 @@ inline void shape_sizes(benchmark::internal::Benchmark* b) {
 }
 
 }  // namespace bench_sort_gpu
-#endif  // HIPAMP_BENCH_CUB
+#endif  // HIPAMP_BENCH_CUDA

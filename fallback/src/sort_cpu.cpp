@@ -1,6 +1,6 @@
 // The CPU device's sort for unsigned keys (every primitive key in the default order arrives
 // here as ordered_bits): SIMD block sorts and merges per instruction set, chosen at run
-// time, inside the parallel merge sort of sort_cpu.hpp.
+// time, inside the parallel merge sort of fallback/sort.hpp.
 #include <hipamp/fallback/sort.hpp>
 
 #include <hipamp/exceptions.hpp>

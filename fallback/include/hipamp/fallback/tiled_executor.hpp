@@ -126,7 +126,7 @@ void run_tiled(const tiled_extent<D0, D1, D2>& domain, const Kernel& kernel,
                   options.serial);
 }
 
-// With the default options (parallel, unchecked): the form tests/emulated_gpu's launch shim
+// With the default options (parallel, unchecked): the form tests/kernel_emulator's launch shim
 // declares and calls.
 template <int D0, int D1, int D2, class Kernel>
 void run_tiled(const tiled_extent<D0, D1, D2>& domain, const Kernel& kernel) {

@@ -1,5 +1,5 @@
 // The emulation has no CUB: the bitonic network's kernels are what it checks. The radix sort
-// entry points exist so that sort_kernels.hpp compiles, and fail if a check reaches them.
+// entry points exist so that backend/gpu/vendor/cub.hpp compiles, and fail if a check reaches them.
 #pragma once
 #include <cuda_runtime.h>
 

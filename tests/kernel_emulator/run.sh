@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Runs the reduce/scan tests with the library's GPU kernels executed by a CPU emulation of
-# the CUDA kernel language (see README.md). Usage:
-#   tests/emulated_gpu/run.sh ['<catch test spec>' ...]     default: [reduce],[scan] without [.large]
-#   tests/emulated_gpu/run.sh sort                           the bitonic sort's kernels instead
-# EMULATED_GPU_BUILD_DIR picks the scratch directory (default: a fresh mktemp -d).
+# Runs the reduce/scan tests with the library's GPU kernels executed by the kernel emulator, a
+# CPU emulation of the CUDA kernel language (see README.md). Usage:
+#   tests/kernel_emulator/run.sh ['<catch test spec>' ...]   default: [reduce],[scan] without [.large]
+#   tests/kernel_emulator/run.sh sort                         the bitonic sort's kernels instead
+# KERNEL_EMULATOR_BUILD_DIR picks the scratch directory (default: a fresh mktemp -d).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-build="${EMULATED_GPU_BUILD_DIR:-$(mktemp -d)}"
+build="${KERNEL_EMULATOR_BUILD_DIR:-$(mktemp -d)}"
 mkdir -p "$build/obj" "$build/generated/hipamp"
 cxx="${CXX:-g++}"
 
@@ -67,13 +67,13 @@ if [ "${1:-}" = sort ]; then
 else
   checks=("$repo/tests/main.cpp" "$repo/tests/test_reduce.cpp" "$repo/tests/test_scan.cpp")
 fi
-for src in "$here/emulator.cpp" "$here/emulated_device.cpp" "${checks[@]}"; do
+for src in "$here/emulator.cpp" "$here/emulated_gpu_device.cpp" "${checks[@]}"; do
   "$cxx" "${common[@]}" "${emulated[@]}" -c "$src" -o "$build/obj/$(basename "$src" .cpp).o" & pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
-objects=("$build"/obj/lib_*.o "$build/obj/emulator.o" "$build/obj/emulated_device.o")
+objects=("$build"/obj/lib_*.o "$build/obj/emulator.o" "$build/obj/emulated_gpu_device.o")
 for src in "${checks[@]}"; do objects+=("$build/obj/$(basename "$src" .cpp).o"); done
-"$cxx" -fopenmp "${objects[@]}" -o "$build/emulated_gpu_checks" -lpthread
-if [ "${1:-}" = sort ]; then exec "$build/emulated_gpu_checks"; fi
+"$cxx" -fopenmp "${objects[@]}" -o "$build/kernel_emulator_checks" -lpthread
+if [ "${1:-}" = sort ]; then exec "$build/kernel_emulator_checks"; fi
 if [ $# -eq 0 ]; then set -- '[reduce]~[.large],[scan]~[.large]'; fi
-exec "$build/emulated_gpu_checks" "$@"
+exec "$build/kernel_emulator_checks" "$@"

@@ -2,6 +2,7 @@
 // kernels use: blocks run as 256 ucontext fibers on one OS thread (so `static thread_local`
 // is per-block shared memory), several blocks run concurrently on worker threads.
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -153,6 +154,8 @@ int __shfl_down_sync(unsigned mask, int value, unsigned delta, int width = 32);
 int __shfl_up_sync(unsigned mask, int value, unsigned delta, int width = 32);
 int __shfl_sync(unsigned mask, int value, int lane, int width = 32);
 unsigned __ballot_sync(unsigned mask, int predicate);
+// CUDA's math API declares fma for float and double in the global namespace.
+using std::fma;
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline unsigned atomicAdd(unsigned* p, unsigned v) {
   return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);

@@ -1,3 +1,5 @@
+// The kernel emulator's runtime (README.md): a grid's blocks on worker threads, each block's
+// GPU threads as ucontext fibers that switch at block and warp barriers.
 #include <ucontext.h>
 #include <atomic>
 #include <cstdio>
