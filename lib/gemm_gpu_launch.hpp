@@ -24,7 +24,6 @@ error_t resident_blocks(int* blocks, Kernel kernel, int threads) {
   return vendor::resident_blocks(blocks, kernel, threads);
 }
 
-
 template <class Cfg, bool TRANS_A, bool TRANS_B, bool VEC>
 void launch_variant(const gemm_problem<typename Cfg::value_type>& p, stream_t stream) {
   const long long tiles = tile_count<Cfg>(p.m, p.n);

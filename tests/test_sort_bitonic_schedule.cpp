@@ -1,5 +1,5 @@
-// The GPU bitonic sort's schedule (algorithm/sort/bitonic_network.hpp) replayed on the host, pass by
-// pass exactly as the kernels run it, tile by tile and thread by thread, with every round
+// The GPU bitonic sort's schedule (algorithm/sort/bitonic_network.hpp) replayed on the host, pass
+// by pass exactly as the kernels run it, tile by tile and thread by thread, with every round
 // checked for two groups touching one element (a race on the GPU): the network's logic
 // without a GPU (the kernels themselves run on the kernel emulator: tests/kernel_emulator).
 // hipamp-test: host-only (launches no kernel; the C++ compiler builds it in GPU builds)

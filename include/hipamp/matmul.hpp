@@ -19,8 +19,8 @@
 #include <type_traits>
 
 #include <hipamp/accelerator.hpp>
-#include <hipamp/array_view.hpp>
 #include <hipamp/algorithm/gemm/problem.hpp>
+#include <hipamp/array_view.hpp>
 #include <hipamp/detail/launch.hpp>
 #include <hipamp/exceptions.hpp>
 #include <hipamp/matrix_op.hpp>

@@ -225,8 +225,7 @@ Acc transform_reduce(const accelerator_view& av, const T* first, const T* last, 
 template <class T, class Acc, class ReduceOp, class Transform>
 Acc transform_reduce(const T* first, const T* last, Acc init, ReduceOp reduce_op,
                      Transform transform) {
-  return transform_reduce(detail::auto_selection_view(), first, last, init, reduce_op,
-                          transform);
+  return transform_reduce(detail::auto_selection_view(), first, last, init, reduce_op, transform);
 }
 
 template <class T, int N, class Acc, class ReduceOp, class Transform>

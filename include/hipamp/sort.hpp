@@ -24,9 +24,9 @@
 #include <type_traits>
 
 #include <hipamp/accelerator.hpp>
+#include <hipamp/algorithm/sort/dispatch.hpp>
 #include <hipamp/array.hpp>
 #include <hipamp/array_view.hpp>
-#include <hipamp/algorithm/sort/dispatch.hpp>
 #include <hipamp/key_index.hpp>
 #include <hipamp/parallel_for_each.hpp>
 #include <hipamp/sort_order.hpp>

@@ -57,8 +57,7 @@ void parallel_for_each(const accelerator_view& av, const tiled_extent<D0, D1, D2
   detail::check_tiled_compute_domain(domain);
   detail::launch(
       av, "parallel_for_each",
-      [&](const auto& on, const Kernel& bound) { return launch_tiled(on, domain, bound); },
-      kernel);
+      [&](const auto& on, const Kernel& bound) { return launch_tiled(on, domain, bound); }, kernel);
 }
 
 template <int D0, int D1, int D2, class Kernel>

@@ -44,15 +44,15 @@ class coordinate {
   }
 
   // + and - also act element-wise between two coordinates of the same rank.
-#define HIPAMP_COORDINATE_COMPOUND(op)                                                            \
-  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(const Derived& rhs) noexcept {             \
-    for (int d = 0; d < N; ++d) values_[d] op## = rhs.values_[d];                                 \
-    return self();                                                                                \
-  }                                                                                               \
-  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs,                            \
-                                                          const Derived& rhs) noexcept {          \
-    return lhs op## = rhs;                                                                        \
-  }                                                                                               \
+#define HIPAMP_COORDINATE_COMPOUND(op)                                                   \
+  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(const Derived& rhs) noexcept {    \
+    for (int d = 0; d < N; ++d) values_[d] op## = rhs.values_[d];                        \
+    return self();                                                                       \
+  }                                                                                      \
+  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs,                   \
+                                                          const Derived& rhs) noexcept { \
+    return lhs op## = rhs;                                                               \
+  }                                                                                      \
   HIPAMP_COORDINATE_SCALAR(op)
 
   HIPAMP_COORDINATE_COMPOUND(+)
@@ -61,10 +61,10 @@ class coordinate {
 
   // *, / and % take an int only: C++ AMP 1.2 (4.1.4, 4.2.4) has no element-wise product,
   // quotient or remainder of two indices or extents, and code relying on one is not portable.
-#define HIPAMP_COORDINATE_SCALAR_ONLY(op)                                                         \
-  HIPAMP_COORDINATE_SCALAR(op)                                                                    \
-  /* C++ AMP rule: index and extent have no element-wise op##; scale by an int instead. */        \
-  Derived& operator op##=(const Derived&) = delete;                                               \
+#define HIPAMP_COORDINATE_SCALAR_ONLY(op)                                                  \
+  HIPAMP_COORDINATE_SCALAR(op)                                                             \
+  /* C++ AMP rule: index and extent have no element-wise op##; scale by an int instead. */ \
+  Derived& operator op##=(const Derived&) = delete;                                        \
   friend Derived operator op(const Derived&, const Derived&) = delete;
 
   // Deleted below: index * index, extent / extent, ... (C++ AMP: scalars only).

@@ -9,8 +9,8 @@
 #include <memory>
 #include <type_traits>
 
-#include <hipamp/config.hpp>
 #include <hipamp/algorithm/reduce/pairwise.hpp>
+#include <hipamp/config.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
 
 namespace hipamp::fallback {

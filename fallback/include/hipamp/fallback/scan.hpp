@@ -12,11 +12,11 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <type_traits>
 #include <memory>
+#include <type_traits>
 
-#include <hipamp/config.hpp>
 #include <hipamp/algorithm/reduce/pairwise.hpp>
+#include <hipamp/config.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
 
 namespace hipamp::fallback {

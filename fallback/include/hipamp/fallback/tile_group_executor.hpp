@@ -27,9 +27,8 @@ struct tile_group_launch {
 
   // Inlined twice: with Checked == false the bounds flag is a known false in the loop.
   template <bool Checked>
-  HIPAMP_ALWAYS_INLINE static void run_range(const tile_group_launch& self,
-                                             const TileKernel& body, std::size_t begin,
-                                             std::size_t end) {
+  HIPAMP_ALWAYS_INLINE static void run_range(const tile_group_launch& self, const TileKernel& body,
+                                             std::size_t begin, std::size_t end) {
     const hipamp::detail::cpu_kernel_mode kernel_mode(Checked);
     for (std::size_t t = begin; t < end; ++t) {
       index<rank> tile;

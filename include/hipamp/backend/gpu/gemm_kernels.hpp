@@ -23,8 +23,8 @@
 
 #include <cstdint>
 
-#include <hipamp/backend/gpu/kernel_language.hpp>
 #include <hipamp/algorithm/gemm/problem.hpp>
+#include <hipamp/backend/gpu/kernel_language.hpp>
 
 namespace hipamp::detail::gpu::gemm {
 

@@ -4,11 +4,11 @@
 // tiles) walks the tiles grid-stride. A tile is `reduce_threads` x `reduce_vectors` 16-byte
 // vectors; each thread loads its vectors (coalesced, all in flight at once), folds their
 // elements as a tree in registers and pushes the result into its accumulator: a pairwise
-// cascade for rounding operators, so the error bound stays O(log n) eps (algorithm/reduce/pairwise.hpp),
-// a plain fold otherwise. Blocks combine their threads with warp shuffles and one shared slot
-// per warp and write one partial each; the last block to finish (an atomic ticket) combines
-// the partials and the few elements outside whole vectors, applies init and writes the
-// result, on the device. Include only from GPU translation units.
+// cascade for rounding operators, so the error bound stays O(log n) eps
+// (algorithm/reduce/pairwise.hpp), a plain fold otherwise. Blocks combine their threads with warp
+// shuffles and one shared slot per warp and write one partial each; the last block to finish (an
+// atomic ticket) combines the partials and the few elements outside whole vectors, applies init and
+// writes the result, on the device. Include only from GPU translation units.
 #pragma once
 
 #include <cstddef>
@@ -19,16 +19,15 @@
 #include <utility>
 
 #include <hipamp/accelerator.hpp>
-#include <hipamp/backend/gpu/scratch.hpp>
-#include <hipamp/backend/gpu/tuning_reduce.hpp>
+#include <hipamp/algorithm/reduce/pairwise.hpp>
 #include <hipamp/backend/gpu/block_collectives.hpp>
 #include <hipamp/backend/gpu/device_query.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
+#include <hipamp/backend/gpu/scratch.hpp>
+#include <hipamp/backend/gpu/tuning_reduce.hpp>
 #include <hipamp/backend/gpu/warp_primitives.hpp>
-#include <hipamp/algorithm/reduce/pairwise.hpp>
 
 namespace hipamp::detail::gpu {
-
 
 template <class Acc, bool Pairwise>
 using reduce_accumulator =
@@ -253,7 +252,8 @@ template <bool Pairwise, class Acc, class T, class Leaf, class Op>
 event_ptr reduce_range(const device_target& on, std::bool_constant<Pairwise> /*pairwise*/,
                        const T* data, std::size_t n, const Acc* init, const Leaf& leaf,
                        const Op& op, Acc* device_result, Acc* value) {
-  pending_reduction<Acc> pending = reduce<Pairwise>(on.view, data, n, init, leaf, op, device_result);
+  pending_reduction<Acc> pending =
+      reduce<Pairwise>(on.view, data, n, init, leaf, op, device_result);
   event_ptr done = on.view.queue().record();
   if (device_result == nullptr) *value = pending.get();
   return done;

@@ -22,11 +22,11 @@
 #include <type_traits>
 
 #include <hipamp/accelerator.hpp>
-#include <hipamp/backend/gpu/scratch.hpp>
-#include <hipamp/backend/gpu/tuning_scan.hpp>
 #include <hipamp/backend/gpu/block_collectives.hpp>
 #include <hipamp/backend/gpu/device_query.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
+#include <hipamp/backend/gpu/scratch.hpp>
+#include <hipamp/backend/gpu/tuning_scan.hpp>
 #include <hipamp/backend/gpu/warp_primitives.hpp>
 
 namespace hipamp::detail::gpu {

@@ -23,8 +23,8 @@
 #include <type_traits>
 
 #include <hipamp/accelerator.hpp>
-#include <hipamp/backend/gpu/kernel_language.hpp>
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
+#include <hipamp/backend/gpu/kernel_language.hpp>
 #include <hipamp/backend/gpu/scratch.hpp>
 #include <hipamp/backend/gpu/tuning_sort.hpp>
 #include <hipamp/sort_order.hpp>
@@ -35,7 +35,6 @@
 
 namespace hipamp::detail::gpu {
 namespace sort_kernels {
-
 
 template <class E, class Shape = default_tile_shape<E>>
 struct launch_shape {
@@ -284,8 +283,8 @@ void radix_sort(const accelerator_view& av, T* data, std::size_t n, bool descend
   }
   const std::size_t keys_bytes = device_scratch::aligned(n * sizeof(U));
   std::size_t temp_bytes = 0;
-  HIPAMP_GPU_CHECK(vendor::radix_sort_keys<U>(nullptr, temp_bytes, keys, nullptr, n, nullptr,
-                                               stream));
+  HIPAMP_GPU_CHECK(
+      vendor::radix_sort_keys<U>(nullptr, temp_bytes, keys, nullptr, n, nullptr, stream));
   device_scratch scratch(av, keys_bytes + temp_bytes);
   const U* sorted = keys;
   HIPAMP_GPU_CHECK(vendor::radix_sort_keys(scratch.as<void>(keys_bytes), temp_bytes, keys,
@@ -303,7 +302,6 @@ void radix_sort(const accelerator_view& av, T* data, std::size_t n, bool descend
 }
 
 }  // namespace sort_kernels
-
 
 // Sorts the rows described by `lay` (real positions of `data`) by `less`; ties in index
 // order when `stable`.

@@ -87,8 +87,8 @@ inline error_t memory_info(std::size_t* free_bytes, std::size_t* total_bytes) no
 // multiprocessor holds at once.
 template <class Kernel>
 error_t resident_blocks(int* blocks, Kernel* kernel, int threads) noexcept {
-  return hipOccupancyMaxActiveBlocksPerMultiprocessor(
-      blocks, reinterpret_cast<const void*>(kernel), threads, 0);
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(kernel),
+                                                      threads, 0);
 }
 // Lets `kernel` launch with up to `bytes` of dynamic shared memory (above the default 48 KiB).
 template <class Kernel>
