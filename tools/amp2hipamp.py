@@ -394,7 +394,11 @@ class Port:
         self.port_template_keyword()
         self.port_wide_output()
         self.port_captures(kernels)
-        self.port_unqualified_names()  # last: never inside another rule's rewrite
+        self.port_view_references()
+        self.port_mixed_min_max()
+        self.port_template_argument_signedness()
+        self.port_unqualified_names()  # never inside another rule's rewrite
+        self.port_declaration_order()  # last: moves whole declarations
         self.check_unsupported()
         return self
 
@@ -922,6 +926,82 @@ class Port:
                 squash(text[m.start():m.end() - 1]), CALL_RULES[name][1]))
             done_to = end
 
+    # ---- std::max(0U, s.length()): size_t was unsigned int on 32-bit Windows ----------------
+    def port_mixed_min_max(self):
+        mask, text = self.src.mask, self.src.text
+        for m in re.finditer(r"(?<![\w:])std\s*::\s*(min|max)\s*\(", mask):
+            close = match_forward(mask, m.end() - 1)
+            if close is None or self.src.in_directive(m.start()):
+                continue
+            args, depth, cut = [], 0, m.end()
+            for i in range(m.end(), close):
+                depth += mask[i] in "([{"
+                depth -= mask[i] in ")]}"
+                if mask[i] == "," and depth == 0:
+                    args.append((cut, i))
+                    cut = i + 1
+            args.append((cut, close))
+            if len(args) != 2:
+                continue
+            a, b = (text[x:y].strip() for x, y in args)
+            literal = r"\d+[uU][lL]{0,2}"
+            if bool(re.fullmatch(literal, a)) == bool(re.fullmatch(literal, b)):
+                continue
+            other = b if re.fullmatch(literal, a) else a
+            if re.fullmatch(r"[\d.]+\w*", other):
+                continue
+            new = "<decltype((%s) + (%s))>" % (a, b)
+            self.edit(m.end() - 1, m.end() - 1, new, "msvc",
+                      "std::%s(%s, %s) -> std::%s%s(...) (an unsigned literal beside a size_t: "
+                      "one type on 32-bit Windows, two on LP64)" % (m.group(1), a, b, m.group(1), new))
+
+    # ---- integral template arguments of another signedness ------------------------------------
+    def port_template_argument_signedness(self):
+        """`template <unsigned M> ... IsBitSet<N, M>` where IsBitSet takes `int Bit`: a narrowing
+        template argument, which MSVC converts and g++ rejects when the value does not fit."""
+        mask = self.src.mask
+        scan = scan_namespace_scope(mask)
+        targets = {}
+        for e in scan["entities"]:
+            # Definitions only: the forward declarations this tool writes must not change the
+            # outcome of a second run.
+            if e.get("tparams") and not e.get("specialization") and e.get("body"):
+                targets.setdefault(e["name"], template_param_types(e["tparams"]))
+        if not targets:
+            return
+        heads = [e for e in scan["entities"] if e.get("tparams") and e.get("body")]
+        for e in heads:
+            own = dict((n, t) for t, n in template_param_types(e["tparams"]) if n)
+            lo, hi = e["head_end"], e["body"][1]
+            for m in re.finditer(r"(?<![\w:.])(%s)\s*<" % "|".join(map(re.escape, targets)), mask[:hi]):
+                if m.start() < lo:
+                    continue
+                close = match_template_head(mask, m.end() - 1)
+                if close is None or close > hi:
+                    continue
+                params = targets[m.group(1)]
+                pos, depth, cut = 0, 0, m.end()
+                pieces = []
+                for i in range(m.end(), close + 1):
+                    c = mask[i]
+                    depth += c in "(<[{"
+                    depth -= c in ")>]}" and i != close
+                    if (c == "," and depth == 0) or i == close:
+                        pieces.append((cut, i))
+                        cut = i + 1
+                for k, (x, y) in enumerate(pieces):
+                    arg = mask[x:y].strip()
+                    if k >= len(params) or arg not in own or not params[k][0]:
+                        continue
+                    want, have = params[k][0], own[arg]
+                    if not have or is_unsigned(want) == is_unsigned(have):
+                        continue
+                    at = x + len(mask[x:y]) - len(mask[x:y].lstrip())
+                    self.edit(at, at + len(arg), "%s(%s)" % (want, arg), "msvc",
+                              "template argument %s (%s) -> %s(%s): %s<...> takes %s there; "
+                              "MSVC converted, g++ rejects a value that does not fit" % (
+                                  arg, have, want, arg, m.group(1), want))
+
     # ---- the template keyword before a dependent member template ---------------------------
     def port_template_keyword(self):
         for m in re.finditer(r"(?:\.|->)\s*(tile)\s*<", self.src.mask):
@@ -941,6 +1021,21 @@ class Port:
             self.edit(m.start(1), m.start(1), "typename ", "template",
                       "typedef %s::... -> typedef typename %s::... (a name depending on a "
                       "template parameter; MSVC did not ask for typename)" % (m.group(1), m.group(1)))
+
+        # `std::ostream_iterator<V, Traits::char_type>`: the same, outside a typedef; a member
+        # named like a type (value_type, char_type, iterator, pointer, reference) is taken for
+        # one where no typename precedes it (not before `(`: a call or a constructor).
+        for m in re.finditer(r"(?<![\w:])(\w+)\s*::\s*(\w*(?:type|iterator|pointer|reference))\b"
+                             r"(?!\s*[(:])", self.src.mask):
+            k = bisect.bisect_right(starts, m.start()) - 1
+            if k < 0 or m.group(1) not in heads[k][1] or self.src.in_directive(m.start()):
+                continue
+            if re.search(r"\b(?:typename|typedef)\s+$|(?<!:):\s*$|"
+                         r"\b(?:public|private|protected|virtual)\s+$", self.src.mask[:m.start()][-40:]):
+                continue
+            self.edit(m.start(1), m.start(1), "typename ", "template",
+                      "%s::%s -> typename %s::%s (a type depending on a template parameter; "
+                      "MSVC did not ask for typename)" % ((m.group(1), m.group(2)) * 2))
 
     # ---- std::wcout beside narrow output ----------------------------------------------------
     def port_wide_output(self):
@@ -1118,6 +1213,235 @@ class Port:
         return self._header_masks
 
 
+    # ---- MSVC's permissive parsing: rvalues to non-const references ------------------------
+    def port_view_references(self):
+        """`void f(array_view<T, 1>& v)` called as `f(array_view<T, 1>(a))`: MSVC binds a
+        temporary to a non-const lvalue reference, g++ and nvcc do not. An array_view is a
+        handle whose accessors and discard_data/synchronize are const, so the parameter becomes
+        `const array_view<T, 1>&`; where the function assigns or swaps the parameter itself, it
+        takes the view by value (the caller's view then keeps its identity: warned)."""
+        mask = self.src.mask
+        lists = {}
+        for m in view_ref_matches(mask, 0, len(mask)):
+            if self.src.in_directive(m.start()):
+                continue
+            f = function_around(mask, m.start())
+            if f is not None:
+                lists.setdefault(f[1], f)
+        # One decision per function, so that its declarations and its definition agree.
+        modified = {name for name, params, body, _ in lists.values()
+                    if view_params_modified(mask, params, body)}
+        for name, params, body, _ in lists.values():
+            by_value = name in modified
+            for start, end, new in rewrite_view_params(mask, params[0], params[1], by_value):
+                self.edit(start, end, new, "msvc", "parameter %s -> %s in %s (MSVC binds "
+                          "temporaries to non-const references; g++ and nvcc do not)" % (
+                              squash(self.src.text[start:end]), squash(new), name))
+            if by_value and body is not None:
+                self.warn(params[0], "msvc", "%s assigns or swaps an array_view parameter it "
+                          "took by non-const reference: it now takes the view by value, so a "
+                          "caller passing a named view no longer sees the view replaced" % name)
+
+    # ---- MSVC's late parsing of templates: names used before their declaration ------------
+    def port_declaration_order(self):
+        """MSVC parsed a template's body only when it was instantiated, so headers call
+        `details::f<...>(...)` before `namespace details` declares f, and use names that a
+        header included later declares. g++ and nvcc look up non-dependent names where the
+        template is defined. Functions and class templates used before their declaration get
+        a forward declaration just before the declaration that first uses them; an enumeration
+        (whose enumerators cannot be declared ahead) moves there; names declared only in a
+        sibling header the file does not include are declared ahead the same way, or, for an
+        enumeration, the file includes that header."""
+        mask, text = self.src.mask, self.src.text
+        scan = scan_namespace_scope(mask, self.src)
+        own = scan["entities"]
+        included = self.transitive_includes()
+        declared_elsewhere = set()
+        for path in included:
+            s = scan_file(path)
+            if s:
+                declared_elsewhere |= {(e["path"], e["name"]) for e in s["entities"]}
+        siblings = {}
+        for path in self.sibling_headers():
+            if path in included:
+                continue
+            s = scan_file(path)
+            if s:
+                siblings[path] = s
+        names = {e["name"] for e in own}
+        for s in siblings.values():
+            names |= {e["name"] for e in s["entities"]}
+        if not names:
+            return
+        needs = {}      # (path, name, file) -> first use offset  (file None: this file)
+        pattern = re.compile(r"(?<![\w.])(?<!->)((?:[A-Za-z_]\w*\s*::\s*)*)\b(%s)\b" %
+                             "|".join(sorted(map(re.escape, names), key=len, reverse=True)))
+        for m in pattern.finditer(mask):
+            u = m.start(2)
+            if self.src.in_directive(u) or mask[:m.start()].rstrip().endswith("::"):
+                continue
+            name = m.group(2)
+            quals = [q.strip() for q in m.group(1).split("::") if q.strip()]
+            after = mask[m.end():m.end() + 40].lstrip()
+            scope = scope_at(scan, u)
+            if any(e["name"] == name and e["start"] <= u < e["head_end"] for e in own):
+                continue  # its own declaration
+            def visible(e):
+                p = e["path"]
+                if quals:
+                    if tuple(p[len(p) - len(quals):]) != tuple(quals) or len(quals) > len(p):
+                        return False
+                    p = p[:len(p) - len(quals)]
+                return tuple(scope[:len(p)]) == tuple(p)
+            def fits(e):
+                if e["kind"] == "function":
+                    return after[:1] in ("(", "<")
+                if e["kind"] == "class":
+                    return after[:1] in ("<", ":") or not e["template"]
+                return not after.startswith("(")
+            mine = [e for e in own if e["name"] == name and visible(e) and fits(e)]
+            if mine:
+                if any(e["start"] < u for e in mine):
+                    continue  # declared before this use
+                for e in mine:
+                    needs.setdefault((e["path"], name, None), u)
+                continue
+            if any((tuple(scope[:k]) + tuple(quals), name) in declared_elsewhere
+                   for k in range(len(scope) + 1)):
+                continue
+            found = [(f, e) for f, s in siblings.items() for e in s["entities"]
+                     if e["name"] == name and visible(e) and fits(e)]
+            files = sorted({f for f, _ in found})
+            if len(files) == 1:
+                for f, e in found:
+                    needs.setdefault((e["path"], name, f), u)
+        if not needs:
+            return
+        # Enumerations from a sibling: include that header (when it does not include this one).
+        include_files = set()
+        for (path, name, f), u in needs.items():
+            if f is not None and any(e["kind"] in ("enum", "enumerator") for e in
+                                     siblings[f]["entities"] if e["name"] == name):
+                include_files.add(f)
+        here = os.path.dirname(os.path.abspath(self.path))
+        for f in sorted(include_files):
+            if os.path.abspath(self.path) in transitive_includes_of(f):
+                self.warn(0, "msvc", "uses an enumeration of %s, which includes this file: "
+                          "move the enumeration to a header both include" % os.path.basename(f))
+                continue
+            at = self.after_last_include()
+            rel = os.path.relpath(f, here).replace(os.sep, "/")
+            self.edit(at, at, '#include "%s"  // amp2hipamp: declares names this file uses '
+                      '(MSVC looked them up late)\n' % rel, "msvc",
+                      'added #include "%s": it declares %s, which this file uses before any '
+                      'header it includes declares it' % (rel, ", ".join(sorted(
+                          n for (_, n, g) in needs if g == f))))
+        # Forward declarations and moved enumerations, grouped by where they go.
+        groups = {}
+        done = set()
+        for (path, name, f), u in sorted(needs.items(), key=lambda kv: kv[1]):
+            if f in include_files:
+                continue
+            entities = own if f is None else siblings[f]["entities"]
+            src_text = text if f is None else siblings[f]["text"]
+            src_mask = mask if f is None else siblings[f]["mask"]
+            for e in entities:
+                if e["name"] != name or e["path"] != path:
+                    continue
+                if e["kind"] == "enumerator":
+                    e = e["enum"]
+                if id(e) in done or e.get("specialization"):
+                    continue
+                if f is None and e["start"] < u:
+                    continue
+                done.add(id(e))
+                at, scope = insertion_point(scan, u, e["path"])
+                if at is None:
+                    self.warn(u, "msvc", "%s is used before its declaration; could not find "
+                              "where to declare it ahead: declare it by hand" % name)
+                    continue
+                if e["kind"] == "enum":
+                    if f is not None:
+                        continue
+                    why = enum_not_movable(e, src_mask)
+                    if why or any(e["start"] <= x[0] < e["end"] or e["start"] < x[1] <= e["end"]
+                                  for x in self.edits):
+                        self.warn(u, "msvc", "%s is used before its enumeration %s is "
+                                  "defined, which cannot be moved (%s): move it by hand" % (
+                                      name, e["name"], why or "other rewrites inside"))
+                        continue
+                    decl = src_text[e["start"]:e["end"]]
+                    first = mask.rfind("\n", 0, e["start"]) + 1
+                    last = mask.find("\n", e["end"])
+                    last = len(mask) if last < 0 else last + 1
+                    if mask[first:e["start"]].strip() or mask[e["end"]:last].strip():
+                        first, last = e["start"], e["end"]
+                    self.edit(first, last, "", "msvc", None)
+                    note = "enumeration %s moved before its first use (its enumerators cannot " \
+                           "be declared ahead)" % e["name"]
+                else:
+                    decl = forward_declaration(e, src_text, src_mask)
+                    if decl is None:
+                        self.warn(u, "msvc", "%s is used before its declaration; could not "
+                                  "declare it ahead (default arguments or literals in its head): "
+                                  "declare it by hand" % name)
+                        continue
+                    decl = self.finish_declaration(decl)
+                    note = "declared %s ahead of its first use%s" % (
+                        "::".join(e["path"] + (e["name"],)),
+                        "" if f is None else " (from %s)" % os.path.basename(f))
+                groups.setdefault(at, []).append((scope, e["path"], decl, note))
+        for at, items in sorted(groups.items()):
+            line = mask.rfind("\n", 0, at) + 1
+            indent = text[line:at] if not mask[line:at].strip() else ""
+            out = []
+            for scope, path, decl, note in items:
+                inner = path[len(scope):]
+                out.append("".join("namespace %s { " % n for n in inner) + decl +
+                           " }" * len(inner))
+                self.edit(at, at, "", "msvc", note)
+            self.edit(at, at, ("\n" + indent).join(out) + "  // amp2hipamp: declared ahead "
+                      "(MSVC parsed templates late)\n" + indent, "msvc", None)
+
+    def finish_declaration(self, decl):
+        """What the other rules would do to the declaration's text, so that a second run
+        leaves it alone."""
+        directive = re.search(r"\busing\s+namespace\s+(?:::\s*)?(concurrency|Concurrency)\s*;",
+                              self.src.mask)
+        qualifier = (directive.group(1) if directive else "concurrency") + "::"
+        decl = re.sub(r"(?<![\w:.])(?<!->)index(?=\s*<)", qualifier + "index", decl)
+        return decl
+
+    def after_last_include(self):
+        """The start of the line after the last #include before the first line of code."""
+        mask = self.src.mask
+        at = None
+        for m in re.finditer(r"^[ \t]*#[ \t]*include[^\n]*\n", mask, re.M):
+            code = re.search(r"^[ \t]*[^\s#]", mask[:m.start()], re.M)
+            if code and not self.src.in_directive(code.start() + len(code.group(0)) - 1):
+                break
+            at = m.end()
+        return at if at is not None else self.top_insertion_point()
+
+    def transitive_includes(self):
+        return transitive_includes_of(os.path.abspath(self.path)) - {os.path.abspath(self.path)}
+
+    def sibling_headers(self):
+        """Headers beside this file and beside the local headers it includes."""
+        if self.path in ("-", ""):
+            return []
+        dirs = {os.path.dirname(os.path.abspath(self.path))}
+        dirs |= {os.path.dirname(p) for p in self.transitive_includes()}
+        out = []
+        for d in sorted(dirs):
+            try:
+                names = sorted(os.listdir(d))
+            except OSError:
+                continue
+            out += [os.path.join(d, n) for n in names if n.lower().endswith(HEADER_EXT)
+                    and os.path.join(d, n) != os.path.abspath(self.path)]
+        return out
+
     def check_unsupported(self):
         for pattern, rule, message in UNSUPPORTED:
             # Header names in <...> survive the mask; in "..." they are blanked, so look at the
@@ -1134,6 +1458,420 @@ class Port:
                 if any(w[1] == rule and self.src.line_of(w[0]) == line for w in self.warnings):
                     continue  # one warning per rule and line: the most specific comes first
                 self.warn(m.start(), rule, message)
+
+
+# ---- MSVC's permissive parsing: helpers ---------------------------------------------------
+HEADER_EXT = (".h", ".hpp", ".hxx", ".inl")
+VIEW_REF = re.compile(r"(?<![\w:])((?:(?:concurrency|Concurrency|hipamp)\s*::\s*)?"
+                      r"array_view\s*<[^;{}()<>]*>)(\s*)&(?!&)")
+NOT_FUNCTIONS = {"if", "while", "for", "switch", "return", "sizeof", "decltype", "alignof",
+                 "alignas", "restrict", "__declspec", "__attribute__", "static_assert", "catch",
+                 "operator", "new", "delete", "throw", "noexcept", "defined"}
+
+
+def view_ref_matches(mask, lo, hi):
+    """The `array_view<...>&` parameters (non-const) in mask[lo:hi]."""
+    out = []
+    for m in VIEW_REF.finditer(mask, lo, hi):
+        if re.search(r"\bconst\s*$", mask[:m.start()]) or re.match(r"\s*const\b", mask[m.end(1):]):
+            continue
+        if re.match(r"\s*(?:[A-Za-z_]\w*\s*\(|operator\b)", mask[m.end():]):
+            continue  # a function returning a reference
+        out.append(m)
+    return out
+
+
+def view_params_modified(mask, params, body):
+    """Whether the body assigns, swaps or increments one of the array_view& parameters."""
+    if body is None:
+        return False
+    inner = mask[body[0]:body[1]]
+    for m in view_ref_matches(mask, params[0], params[1]):
+        name = re.match(r"\s*([A-Za-z_]\w*)", mask[m.end():])
+        if not name:
+            continue
+        p = re.escape(name.group(1))
+        if re.search(r"\bswap\s*\([^;]*\b%s\b" % p, inner) or \
+                re.search(r"(?<![\w.>])%s\s*(?:=(?!=)|\+\+|--)" % p, inner):
+            return True
+    return False
+
+
+def function_around(mask, offset):
+    """For an offset in a parameter list: (name, (open, close) of the list, body span or None,
+    name start); None when the parentheses are not a function's or lambda's parameter list."""
+    depth, i = 0, offset
+    while i > 0:
+        i -= 1
+        c = mask[i]
+        if c in ")]":
+            depth += 1
+        elif c in "([":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c in ";{}" and depth == 0:
+            return None
+    if mask[i] != "(":
+        return None
+    open_ = i
+    close = match_forward(mask, open_)
+    if close is None:
+        return None
+    j = skip_space_back(mask, open_) - 1
+    name = None
+    if j >= 0 and mask[j] == ">":
+        less = match_angle_back(mask, j)
+        if less is None:
+            return None
+        j = skip_space_back(mask, less) - 1
+    if j >= 0 and mask[j] == "]":
+        name = "<lambda>"
+        name_start = j
+    else:
+        m = re.search(r"([A-Za-z_]\w*)\s*$", mask[:j + 1])
+        if not m or m.group(1) in NOT_FUNCTIONS:
+            return None
+        name, name_start = m.group(1), m.start(1)
+    k = close + 1
+    tail = re.compile(r"\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|%s\b|__GPU(?:_ONLY)?\b|"
+                      r"__CPU_ONLY\b|->[^{;]*?(?=\{|;))" % RESTRICT_MACRO)
+    while True:
+        t = tail.match(mask, k)
+        if not t or t.end() == k:
+            break
+        k = t.end()
+    rest = re.match(r"\s*([{;:=])", mask[k:])
+    if not rest:
+        return None
+    body = None
+    if rest.group(1) == "{":
+        b = k + rest.start(1)
+        e = match_forward(mask, b)
+        body = None if e is None else (b, e + 1)
+    elif rest.group(1) == ":":  # constructor initialisers
+        b = mask.find("{", k)
+        e = match_forward(mask, b) if b >= 0 else None
+        body = None if e is None else (b, e + 1)
+    return name, (open_, close), body, name_start
+
+
+def rewrite_view_params(mask, lo, hi, by_value):
+    """[(start, end, replacement)] for the non-const array_view& parameters in mask[lo:hi]."""
+    out = []
+    for m in view_ref_matches(mask, lo, hi):
+        if by_value:
+            new = m.group(1) + (" " if not mask[m.end():m.end() + 1].isspace() else "")
+        else:
+            new = "const " + m.group(1) + m.group(2) + "&"
+        out.append((m.start(), m.end(), new))
+    return out
+
+
+def blank_directives(mask):
+    lines, out, continued = mask.split("\n"), [], False
+    for line in lines:
+        if continued or line.lstrip().startswith("#"):
+            continued = line.rstrip().endswith("\\")
+            out.append(" " * len(line))
+        else:
+            continued = False
+            out.append(line)
+    return "\n".join(out)
+
+
+def scan_namespace_scope(mask, src=None):
+    """The declarations at namespace scope: functions, classes, enumerations and their
+    enumerators, each with its namespace path; the namespace blocks; and every statement at
+    namespace scope (path, start, end)."""
+    m = blank_directives(mask)
+    result = {"entities": [], "blocks": [], "statements": []}
+
+    def walk(i, end, path):
+        while i < end:
+            while i < end and m[i].isspace():
+                i += 1
+            if i >= end:
+                return
+            start, j, depth = i, i, 0
+            while j < end:
+                c = m[j]
+                if c in "([":
+                    depth += 1
+                elif c in ")]":
+                    depth -= 1
+                elif depth == 0 and c in ";{}":
+                    break
+                j += 1
+            if j >= end or m[j] == "}":
+                return
+            head = m[start:j]
+            if m[j] == ";":
+                classify(head, start, j, None, j + 1, path)
+                result["statements"].append((path, start, j + 1))
+                i = j + 1
+                continue
+            close = match_forward(m, j)
+            if close is None or close >= end:
+                return
+            ns = re.fullmatch(r"\s*(?:inline\s+)?namespace(?:\s+(\w+))?\s*|\s*extern\s*", head)
+            if ns:
+                inner = path + ((ns.group(1),) if ns.group(1) else ())
+                result["blocks"].append((inner, j, close))
+                walk(j + 1, close, inner)
+                result["statements"].append((path, start, close + 1))
+                i = close + 1
+                continue
+            stop = close + 1
+            # `};` or `} name;` (a class or enumeration with its variables).
+            after = re.match(r"\s*(?:[*&]*\s*[A-Za-z_]\w*\s*(?:,\s*[*&]*\s*[A-Za-z_]\w*\s*)*)?;",
+                             m[stop:end])
+            if after:
+                stop += after.end()
+            classify(head, start, j, (j, close + 1), stop, path)
+            result["statements"].append((path, start, stop))
+            i = stop
+
+    def classify(head, start, head_end, body, end, path):
+        rest, tparams, offset = head, None, 0
+        t = re.match(r"\s*template\s*<", head)
+        if t:
+            close = match_template_head(head, t.end() - 1)
+            if close is None:
+                return
+            tparams = head[t.end():close]
+            rest, offset = head[close + 1:], close + 1
+        entity = {"path": path, "start": start, "head_end": head_end, "end": end, "body": body,
+                  "template": tparams is not None,
+                  "specialization": tparams is not None and not tparams.strip()}
+        if re.match(r"\s*(?:typedef|using|friend)\b", rest):
+            return
+        e = re.fullmatch(r"\s*enum\b(\s+(?:class|struct)\b)?\s*([A-Za-z_]\w*)?\s*(?::[^{;]*)?", rest)
+        if e:
+            if body is None or not e.group(2) and False:
+                return
+            entity.update(kind="enum", name=e.group(2) or "")
+            if e.group(2):
+                result["entities"].append(entity)
+            if body is not None:
+                inner_path = path + ((e.group(2),) if e.group(1) else ())
+                for item in m[body[0] + 1:body[1] - 1].split(","):
+                    n = re.match(r"\s*([A-Za-z_]\w*)", item)
+                    if n:
+                        result["entities"].append({"kind": "enumerator", "name": n.group(1),
+                                                   "path": inner_path, "start": start,
+                                                   "head_end": head_end, "end": end,
+                                                   "enum": entity, "template": False})
+            return
+        c = re.match(r"\s*(struct|class|union)\s+([A-Za-z_]\w*)\s*(<)?", rest)
+        if c:
+            if "(" in rest[:c.end()]:
+                return
+            entity.update(kind="class", name=c.group(2), keyword=c.group(1),
+                          tparams=tparams)
+            if c.group(3):
+                entity["specialization"] = True
+            result["entities"].append(entity)
+            return
+        # A function: the first ( outside template arguments, after a name.
+        angle = 0
+        for k, ch in enumerate(rest):
+            if ch == "<":
+                angle += 1
+            elif ch == ">" and angle:
+                angle -= 1
+            elif ch == "(" and angle == 0:
+                break
+            elif ch == "=" and angle == 0:
+                return  # a variable
+        else:
+            return
+        j = k - 1
+        while j >= 0 and rest[j].isspace():
+            j -= 1
+        if j >= 0 and rest[j] == ">":
+            less = match_angle_back(rest, j)
+            if less is None:
+                return
+            entity["specialization"] = True
+            j = less - 1
+            while j >= 0 and rest[j].isspace():
+                j -= 1
+        n = re.search(r"([A-Za-z_]\w*)$", rest[:j + 1])
+        if not n or n.group(1) in NOT_FUNCTIONS or re.search(r"::\s*$", rest[:n.start()]) \
+                or not rest[:n.start()].strip():
+            return
+        open_ = start + offset + k
+        close = match_forward(m, open_)
+        if close is None:
+            return
+        entity.update(kind="function", name=n.group(1), params=(open_, close), tparams=tparams)
+        result["entities"].append(entity)
+
+    walk(0, len(m), ())
+    return result
+
+
+INTEGRAL = r"(?:(?:unsigned|signed)\s+)?(?:int|long\s+long|long|short|char)|unsigned|signed|size_t|std::size_t"
+
+
+def template_param_types(tparams):
+    """[(integral type or None, name)] for each parameter of a template head."""
+    out, depth, cut = [], 0, 0
+    pieces = []
+    for i, c in enumerate(tparams + ","):
+        depth += c in "(<[{"
+        depth -= c in ")>]}"
+        if c == "," and depth == 0:
+            pieces.append(tparams[cut:i])
+            cut = i + 1
+    for p in pieces:
+        m = re.fullmatch(r"\s*(%s)\s+([A-Za-z_]\w*)\s*(?:=.*)?" % INTEGRAL, p, re.S)
+        if m:
+            out.append((squash(m.group(1)), m.group(2)))
+        else:
+            n = re.search(r"([A-Za-z_]\w*)\s*(?:=.*)?$", p.strip(), re.S)
+            out.append((None, n.group(1) if n else None))
+    return out
+
+
+def is_unsigned(t):
+    return t.startswith("unsigned") or t.endswith("size_t")
+
+
+def scope_at(scan, offset):
+    best = ()
+    for path, a, b in scan["blocks"]:
+        if a < offset < b and len(path) >= len(best):
+            best = path
+    return best
+
+
+def insertion_point(scan, u, path):
+    """Where to declare an entity of namespace `path` ahead of a use at u: the start of the
+    statement holding u in the deepest enclosing namespace whose path starts `path`."""
+    blocks = [(p, a, b) for p, a, b in scan["blocks"] if a < u < b and tuple(path[:len(p)]) == p]
+    scope = max((p for p, _, _ in blocks), key=len, default=())
+    for p, a, b in scan["statements"]:
+        if p == scope and a <= u < b:
+            return a, scope
+    return None, scope
+
+
+def enum_not_movable(e, mask):
+    if e["body"] is None:
+        return "no body"
+    inner = mask[e["body"][0] + 1:e["body"][1] - 1]
+    names = set(re.findall(r"(?:^|,)\s*([A-Za-z_]\w*)", inner))
+    used = set(re.findall(r"[A-Za-z_]\w*", inner)) - names - {"sizeof", "true", "false"}
+    used = {u for u in used if not re.fullmatch(r"[0-9].*|[xX][0-9a-fA-F]*", u)}
+    return ("its enumerators use %s" % ", ".join(sorted(used))) if used else None
+
+
+def forward_declaration(e, text, mask):
+    """`template <...> void f(...);` for a function or class entity, as the port writes its
+    definition; None where it cannot be written (default arguments, literals)."""
+    head = mask[e["start"]:e["head_end"]]
+    if '"' in head or "'" in head:
+        return None
+    if e["kind"] == "class":
+        if e["template"] and "=" in (e.get("tparams") or ""):
+            return None
+        t = "template <%s> " % squash(e["tparams"]) if e["template"] else ""
+        return "%s%s %s;" % (t, e["keyword"], e["name"])
+    lo, hi = e["params"]
+    params = mask[lo + 1:hi]
+    depth = 0
+    for ch in params:
+        depth += ch in "([{<"
+        depth -= ch in ")]}>"
+        if ch == "=" and depth == 0:
+            return None
+    if e["template"] and "=" in e["tparams"]:
+        return None
+    device = False
+    for r in re.finditer(r"\brestrict\s*\(([^()]*)\)|(?<![\w#])(__GPU_ONLY|__GPU|__CPU_ONLY)\b|\b%s\b" %
+                         RESTRICT_MACRO, head):
+        if r.group(1) is not None:
+            specs = [s.strip() for s in r.group(1).split(",")]
+        elif r.group(2):
+            specs = AMP_RESTRICT_MACROS[r.group(2)]
+        else:
+            specs = ["amp"]
+        device = device or any(s != "cpu" for s in specs)
+        if r.group(0).startswith("restrict") and "cpu" not in specs and \
+                re.search(r"\barray\s*<", params):
+            return None  # its array& parameters become array_ref (capture rule)
+    edits = rewrite_view_params(mask, lo, hi, view_params_modified(mask, e["params"], e["body"]))
+    for a, b, new in reversed(edits):
+        head = head[:a - e["start"]] + new + head[b - e["start"]:]
+    head = re.sub(r"\s*\brestrict\s*\([^()]*\)|(?<![\w#])(?:__GPU_ONLY|__GPU|__CPU_ONLY)\b|\b%s\b\s*" %
+                  RESTRICT_MACRO, "", head)
+    head = squash(head)
+    if device:
+        t = re.match(r"template\s*<", head)
+        at = match_template_head(head, t.end() - 1) + 1 if t else 0
+        head = head[:at] + (" " if at else "") + RESTRICT_MACRO + " " + head[at:].lstrip()
+    return head + ";"
+
+
+_SCANS = {}
+
+
+def scan_file(path):
+    if path not in _SCANS:
+        try:
+            with open(path, "rb") as f:
+                text = decode(f.read())[0]
+        except OSError:
+            _SCANS[path] = None
+            return None
+        mask = blank_comments_and_literals(text)
+        s = scan_namespace_scope(mask)
+        s.update(text=text, mask=mask)
+        _SCANS[path] = s
+    return _SCANS[path]
+
+
+def resolve_local(base, name):
+    here = base
+    for part in [p for p in name.replace("\\", "/").split("/") if p]:
+        if part in (".", ".."):
+            here = os.path.normpath(os.path.join(here, part))
+            continue
+        try:
+            entries = os.listdir(here)
+        except OSError:
+            return None
+        if part not in entries:
+            matches = [e for e in entries if e.lower() == part.lower()]
+            if len(matches) != 1:
+                return None
+            part = matches[0]
+        here = os.path.join(here, part)
+    return os.path.abspath(here) if os.path.isfile(here) else None
+
+
+def transitive_includes_of(path, seen=None):
+    """This file and the local headers it includes, directly or not."""
+    seen = set() if seen is None else seen
+    path = os.path.abspath(path)
+    if path in seen:
+        return seen
+    seen.add(path)
+    try:
+        with open(path, "rb") as f:
+            text = decode(f.read())[0]
+    except OSError:
+        return seen
+    mask = blank_comments_and_literals(text)
+    for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', text, re.M):
+        if mask[m.start() + m.group(0).index("#")] != "#":
+            continue
+        found = resolve_local(os.path.dirname(path), m.group(1))
+        if found:
+            transitive_includes_of(found, seen)
+    return seen
 
 
 # ---- small scanners over the mask -----------------------------------------------------------
