@@ -1390,8 +1390,11 @@ class Port:
                     note = "declared %s ahead of its first use%s" % (
                         "::".join(e["path"] + (e["name"],)),
                         "" if f is None else " (from %s)" % os.path.basename(f))
-                groups.setdefault(at, []).append((scope, e["path"], decl, note))
+                groups.setdefault(at, []).append((e["kind"] != "enum", e["kind"] != "class",
+                                                  scope, e["path"], decl, note))
         for at, items in sorted(groups.items()):
+            # Enumerations first, then class templates: a function's signature may name them.
+            items = [i[2:] for i in sorted(items, key=lambda i: i[:2])]
             line = mask.rfind("\n", 0, at) + 1
             indent = text[line:at] if not mask[line:at].strip() else ""
             out = []

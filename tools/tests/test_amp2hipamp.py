@@ -893,3 +893,125 @@ class HelperHeaders(PortTest):
         text = "using namespace concurrency;\naccelerator_view v = accelerator().default_view;\n"
         got, _ = amp2hipamp.port_text("t.cpp", text, True)
         self.assertEqual(got, "using namespace concurrency;\naccelerator_view v = accelerator().get_default_view();\n")
+
+
+class MsvcPermissiveParsing(PortTest):
+    """MSVC parsed template bodies late and bound temporaries to non-const references; these
+    snippets use those habits as C++ AMP headers did (our own code, written in that idiom)."""
+
+    HEADER = ("#include <amp.h>\n#include <vector>\n#include <cstdio>\n"
+              "namespace Blur\n{\n"
+              "    template <typename Cont>\n"
+              "    void Smooth(Cont& c)\n    {\n"
+              "        typedef Cont::value_type V;\n"
+              "        concurrency::array<V, 1> a(int(c.size()), c.begin());\n"
+              "        impl::Pass<impl::kTwice>(concurrency::array_view<V, 1>(a));\n"
+              "        concurrency::copy(a, c.begin());\n    }\n\n"
+              "    namespace impl\n    {\n"
+              "        enum Passes { kOnce = 1, kTwice = 2 };\n\n"
+              "        template <int Count, typename V>\n"
+              "        void Pass(concurrency::array_view<V, 1>& data)\n        {\n"
+              "            for (int i = 0; i < Count; ++i)\n"
+              "                concurrency::parallel_for_each(data.extent, [=](concurrency::index<1> idx) restrict(amp)\n"
+              "                {\n                    data[idx] = Halve(data[idx]);\n                });\n"
+              "        }\n\n"
+              "        inline float Halve(float x) restrict(amp, cpu) { return x / 2; }\n"
+              "    }\n}\n")
+
+    def test_names_used_before_their_namespace_are_declared_ahead(self):
+        got, report = port(self.HEADER)
+        # The enumeration moves ahead of its first use, the template and the function that the
+        # template calls (a non-dependent call) get forward declarations, in their namespace.
+        self.assertIn("    namespace impl { enum Passes { kOnce = 1, kTwice = 2 }; }\n"
+                      "    namespace impl { template <int Count, typename V> void Pass("
+                      "const concurrency::array_view<V, 1>& data); }", got)
+        self.assertIn("        HIPAMP_RESTRICT inline float Halve(float x);  // amp2hipamp", got)
+        self.assertEqual(got.count("enum Passes"), 1)
+        self.assertIn("void Pass(const concurrency::array_view<V, 1>& data)\n", got)
+        self.assertIn("typedef typename Cont::value_type V;", got)
+        self.assertTrue(any("[msvc] enumeration Passes moved" in l for l in report), report)
+        self.assertEqual(port(got)[0], got, "not idempotent")
+        out = compile_ported(self, got + "int main() {\n  std::vector<float> v(64, 8.0f);\n"
+                             "  Blur::Smooth(v);\n  std::printf(\"%g\\n\", v[5]);\n"
+                             "  return v[5] == 2.0f ? 0 : 1;\n}\n", run=True)
+        self.assertIn("2", out)
+
+    def test_a_view_reference_that_is_swapped_is_taken_by_value(self):
+        text = ("#include <amp.h>\n#include <utility>\n"
+                "template <typename T>\nvoid PingPong(concurrency::array_view<T, 1>& a, "
+                "concurrency::array_view<T, 1>& b)\n{\n    std::swap(a, b);\n}\n"
+                "void Fill(concurrency::array_view<int, 2>& v);\n"
+                "void Fill(concurrency::array_view<int, 2>& v) { v.discard_data(); }\n"
+                "concurrency::array_view<int, 1>& Pick(const concurrency::array_view<int, 1>& x);\n")
+        got, report = port(text)
+        self.assertIn("void PingPong(concurrency::array_view<T, 1> a, concurrency::array_view<T, 1> b)", got)
+        self.assertEqual(got.count("void Fill(const concurrency::array_view<int, 2>& v)"), 2)
+        self.assertIn("concurrency::array_view<int, 1>& Pick(const concurrency::array_view<int, 1>& x);", got)
+        self.assertTrue(any("warning [msvc] PingPong assigns or swaps" in l for l in report), report)
+        self.assertEqual(port(got)[0], got)
+
+    def test_typename_before_a_dependent_type_in_template_arguments(self):
+        self.assertPorts("#include <amp.h>\ntemplate <typename C, typename Tr>\n"
+                         "void Dump(std::basic_ostream<C, Tr>& os) {\n"
+                         "  std::ostream_iterator<int, Tr::char_type> it(os);\n"
+                         "  int n = Tr::eof(); Tr::char_type c = 0;\n}\n",
+                         "#include <hipamp/amp.h>\ntemplate <typename C, typename Tr>\n"
+                         "void Dump(std::basic_ostream<C, Tr>& os) {\n"
+                         "  std::ostream_iterator<int, typename Tr::char_type> it(os);\n"
+                         "  int n = Tr::eof(); typename Tr::char_type c = 0;\n}\n",
+                         {"include", "template"})
+
+    def test_max_of_an_unsigned_literal_and_a_size(self):
+        self.assertPorts("#include <amp.h>\n#include <string>\n"
+                         "size_t pad(const std::string& s) { return std::max(0U, 40 - s.size()); }\n"
+                         "int m(int a, int b) { return std::max(a, b) + std::min(1U, 2U); }\n",
+                         "#include <hipamp/amp.h>\n#include <string>\n"
+                         "size_t pad(const std::string& s) { return std::max<decltype((0U) + (40 - s.size()))>"
+                         "(0U, 40 - s.size()); }\n"
+                         "int m(int a, int b) { return std::max(a, b) + std::min(1U, 2U); }\n",
+                         {"include", "msvc"})
+
+    def test_template_argument_of_another_signedness_is_converted(self):
+        text = ("#include <amp.h>\n"
+                "template <unsigned int N, int Bit> struct HasBit { enum { value = (N & Bit) ? 1 : 0 }; };\n"
+                "template <unsigned int N, unsigned int Top> struct Ones {\n"
+                "  enum { value = HasBit<N, Top>::value + Ones<N, (Top >> 1)>::value };\n};\n"
+                "template <unsigned int N> struct Ones<N, 0> { enum { value = 0 }; };\n"
+                "static_assert(Ones<0x80000001u, 0x80000000u>::value == 2, \"two bits\");\n"
+                "int main() { return 0; }\n")
+        got = port(text)[0]
+        self.assertIn("HasBit<N, int(Top)>::value + Ones<N, (Top >> 1)>", got)
+        self.assertEqual(port(got)[0], got)
+        compile_ported(self, got)
+
+    def test_names_from_a_sibling_header(self):
+        """A header uses an enumeration and a template that only a sibling header declares
+        (the program includes both, in an order MSVC did not care about)."""
+        with tempfile.TemporaryDirectory() as d:
+            files = {
+                "Modes.h": "#pragma once\n#include <amp.h>\nnamespace K { namespace impl {\n"
+                           "    enum Mode { kFast = 0, kSafe = 1 };\n"
+                           "    template <int M, typename T> void Run(concurrency::array_view<T, 1> v)\n"
+                           "    { Step<M>(v); }\n} }\n",
+                "Step.h": "#pragma once\n#include <amp.h>\nnamespace K { namespace impl {\n"
+                          "    template <int M, typename T> void Step(concurrency::array_view<T, 1> v)\n"
+                          "    {\n        if (M == kSafe) v.discard_data();\n    }\n} }\n",
+            }
+            for n, t in files.items():
+                with open(os.path.join(d, n), "w") as f:
+                    f.write(t)
+            for n in files:
+                amp2hipamp._SCANS.clear()
+                with redirect_stdout(io.StringIO()):
+                    amp2hipamp.main(["-i", os.path.join(d, n)])
+            with open(os.path.join(d, "Step.h")) as f:
+                step = f.read()
+            with open(os.path.join(d, "Modes.h")) as f:
+                modes = f.read()
+            self.assertIn('#include "Modes.h"  // amp2hipamp', step)
+            self.assertIn("    template <int M, typename T> void Step("
+                          "concurrency::array_view<T, 1> v);  // amp2hipamp", modes)
+            amp2hipamp._SCANS.clear()
+            with redirect_stdout(io.StringIO()):
+                self.assertEqual(amp2hipamp.main(["--check", os.path.join(d, "Step.h"),
+                                                  os.path.join(d, "Modes.h")]), 0)
