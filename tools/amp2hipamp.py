@@ -33,6 +33,12 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              direct3d::clamp/mad/imin/imax/umin/umax/saturate -> written out
   template   x.tile<...>() -> x.template tile<...>() (required when x's type is dependent);
              typedef P::name T; in a template with type parameter P -> typedef typename P::name T;
+  msvc       MSVC's permissive parsing: names a template uses before their declaration (also
+             ones only a sibling header declares) -> forward declarations ahead of the first
+             use (enumerations move there, or their header is included); array_view<...>&
+             parameters -> const array_view<...>& (by value where the function swaps them);
+             std::max(0U, n.size()) -> std::max<decltype(...)>; template arguments of another
+             signedness -> converted
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
