@@ -1707,7 +1707,7 @@ def scan_namespace_scope(mask, src=None):
             while j >= 0 and rest[j].isspace():
                 j -= 1
         n = re.search(r"([A-Za-z_]\w*)$", rest[:j + 1])
-        if not n or n.group(1) in NOT_FUNCTIONS or re.search(r"::\s*$", rest[:n.start()]) \
+        if not n or n.group(1) in NOT_FUNCTIONS or re.search(r"(?:::|~)\s*$", rest[:n.start()]) \
                 or not rest[:n.start()].strip():
             return
         open_ = start + offset + k

@@ -1015,3 +1015,8 @@ class MsvcPermissiveParsing(PortTest):
             with redirect_stdout(io.StringIO()):
                 self.assertEqual(amp2hipamp.main(["--check", os.path.join(d, "Step.h"),
                                                   os.path.join(d, "Modes.h")]), 0)
+
+    def test_out_of_class_destructor_is_not_a_function_to_declare(self):
+        text = ("#include <amp.h>\ntemplate <typename T> class Pool {\npublic:\n    ~Pool();\n};\n"
+                "template <typename T> Pool<T>::~Pool() { }\n")
+        self.assertPorts(text, text.replace("<amp.h>", "<hipamp/amp.h>"), {"include"})
