@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -108,7 +109,14 @@ class stack_block {
   }
   stack_block(const stack_block&) = delete;
   stack_block& operator=(const stack_block&) = delete;
-  ~stack_block() { munmap(base_, bytes_); }
+  ~stack_block() {
+#if HIPAMP_ASAN_FIBERS
+    // Parked fibers still have frames here, whose redzones would stay poisoned in the shadow
+    // memory of whatever is mapped at these addresses next.
+    __asan_unpoison_memory_region(base_, bytes_);
+#endif
+    munmap(base_, bytes_);
+  }
 
   char* stack_bottom(int i) const noexcept {
     return base_ + slot_ * static_cast<std::size_t>(i) + page_size();
@@ -128,7 +136,7 @@ class worker {
   worker& operator=(const worker&) = delete;
 #if HIPAMP_TSAN_FIBERS
   ~worker() {
-    for (int k = 1; k < max_items; ++k) {
+    for (int k = 1; k < made_; ++k) {
       if (tsan_fiber_[k] != nullptr) __tsan_destroy_fiber(tsan_fiber_[k]);
     }
   }
@@ -182,7 +190,7 @@ class worker {
       other_barrier(me, file, line);
     }
     ++round_waits_;
-    switch_to(me + 1 == items_ ? 0 : me + 1, false);
+    switch_to(me + 1 == items_ ? 0 : me + 1);
     if (abandon_) abandon();
     if (me == 0) {  // a round ended: every work-item must have waited
       if (HIPAMP_UNLIKELY(round_finished_ != 0 || error_)) round_failed();
@@ -305,35 +313,41 @@ class worker {
     for (int i = 0; i < more; ++i) stack_bottoms_.push_back(blocks_.back()->stack_bottom(i));
   }
 
-  // Work-item k (k >= 1) runs on stack k-1. Each stack's top is offset by a different
-  // multiple of 64 bytes so that the hot top frames of a tile's fibers do not all fall
-  // into the same cache sets (every stack starts at the same page offset otherwise).
+  // Work-item k (k >= 1) runs on fiber k, on stack k-1. A fiber is made once per worker and
+  // then lives in a loop (fiber_main): after its work-item of one tile returns it parks, and
+  // the next tile that needs slot k resumes it for that tile's work-item k. Making a context
+  // per work-item per tile (a cold stack line, the trampoline, fiber_main's entry) was about
+  // a tenth of a barrier-per-step kernel's time (issue 19's profile); a parked fiber costs
+  // only the switch that every work-item pays anyway.
+  // Each stack's top is offset by a different multiple of 64 bytes so that the hot top frames
+  // of a tile's fibers do not all fall into the same cache sets (every stack starts at the
+  // same page offset otherwise).
   void start_fibers() {
-    ensure_stacks(items_ - 1);
-    for (int k = 1; k < items_; ++k) {
+    if (made_ < items_) make_fibers(items_);
+    for (int k = 1; k < items_; ++k) state_[k] = item_state::not_started;
+#if HIPAMP_TSAN_FIBERS
+    tsan_fiber_[0] = __tsan_get_current_fiber();
+#endif
+    phase_ = phase::fibers;
+  }
+
+  HIPAMP_NOINLINE void make_fibers(int count) {
+    ensure_stacks(count - 1);
+    for (int k = std::max(made_, 1); k < count; ++k) {
       char* bottom = stack_bottoms_[static_cast<std::size_t>(k - 1)];
       const std::size_t colour = (static_cast<std::size_t>(k) * 320) % 4096;
-#if HIPAMP_ASAN_FIBERS
-      // A finished fiber never returns from its first frame, so that frame's redzones stay
-      // poisoned in the shadow memory; the next tile reuses the stack from scratch.
-      __asan_unpoison_memory_region(bottom, stack_bytes_);
-#endif
       context_[k] = fiber::make_context(bottom + stack_bytes_ - colour, &fiber_main, this);
-      state_[k] = item_state::not_started;
 #if HIPAMP_TSAN_FIBERS
       // One TSan fiber per work-item slot, kept for the worker's life; switches synchronise,
       // as the tile's barriers do.
-      if (tsan_fiber_[k] == nullptr) tsan_fiber_[k] = __tsan_create_fiber(0);
+      tsan_fiber_[k] = __tsan_create_fiber(0);
 #endif
 #if HIPAMP_ASAN_FIBERS
       asan_bottom_[k] = bottom;
       asan_size_[k] = stack_bytes_;
 #endif
     }
-#if HIPAMP_TSAN_FIBERS
-    tsan_fiber_[0] = __tsan_get_current_fiber();
-#endif
-    phase_ = phase::fibers;
+    made_ = count;
   }
 
   // Called on the thread's stack once work-item 0 is done (returned, threw or unwound).
@@ -343,7 +357,7 @@ class worker {
       // Items 1..n-1 run the final phase; the last switches back here.
       round_waits_ = 0;
       round_finished_ = 1;
-      switch_to(1, false);
+      switch_to(1);
       if (round_waits_ != 0 && !error_) {
         error_ = std::make_exception_ptr(barrier_divergence(divergence_message(
             "work-item " + local_name(0) + " returned after " + std::to_string(barriers_passed_) +
@@ -356,7 +370,7 @@ class worker {
     if (error_) {
       abandon_ = true;
       for (int k = 1; k < items_; ++k) {
-        if (state_[k] != item_state::finished) switch_to(k, false);  // it unwinds and returns
+        if (state_[k] != item_state::finished) switch_to(k);  // it unwinds and parks
       }
       phase_ = phase::rest_direct;  // nothing of this tile runs any more
       std::rethrow_exception(std::exchange(error_, nullptr));
@@ -364,38 +378,39 @@ class worker {
     phase_ = phase::rest_direct;
   }
 
-  static void fiber_main(void* arg) {
+  // The life of fiber k: one work-item per tile that reaches it, parked in between. It
+  // reads job_ and current_ afresh each time, since the tiles (and launches) change.
+  [[noreturn]] static void fiber_main(void* arg) {
     worker& self = *static_cast<worker*>(arg);
     self.resumed();
     const int me = self.current_;
-    self.state_[me] = item_state::running;
-    if (!self.abandon_) {
-      try {
-        self.job_->run_item(self.job_->context, me);
-      } catch (const tile_abandoned&) {
-      } catch (...) {
-        self.record_error(std::current_exception());
+    for (;;) {
+      self.state_[me] = item_state::running;
+      if (!self.abandon_) {
+        try {
+          self.job_->run_item(self.job_->context, me);
+        } catch (const tile_abandoned&) {
+        } catch (...) {
+          self.record_error(std::current_exception());
+        }
       }
+      self.state_[me] = item_state::finished;
+      ++self.round_finished_;
+      const int next = self.abandon_ || me + 1 == self.items_ ? 0 : me + 1;
+      self.switch_to(next);  // parks until a later tile needs work-item `me` again
     }
-    self.state_[me] = item_state::finished;
-    ++self.round_finished_;
-    const int next = self.abandon_ || me + 1 == self.items_ ? 0 : me + 1;
-    self.switch_to(next, true);
-    __builtin_unreachable();  // a finished fiber is never resumed
   }
 
-  void switch_to(int next, bool dying) noexcept {
+  void switch_to(int next) noexcept {
     const int me = current_;
     current_ = next;
 #if HIPAMP_ASAN_FIBERS
     previous_ = me;
     void* fake_stack = nullptr;
-    __sanitizer_start_switch_fiber(dying ? nullptr : &fake_stack, asan_bottom_[next],
-                                   asan_size_[next]);
+    __sanitizer_start_switch_fiber(&fake_stack, asan_bottom_[next], asan_size_[next]);
     hipamp_fiber_switch(&context_[me], context_[next]);
     __sanitizer_finish_switch_fiber(fake_stack, &asan_bottom_[previous_], &asan_size_[previous_]);
 #else
-    (void)dying;
 #if HIPAMP_TSAN_FIBERS
     __tsan_switch_to_fiber(tsan_fiber_[next], 0);
 #endif
@@ -434,6 +449,7 @@ class worker {
   void* tsan_fiber_[max_items] = {};  // [0] is the thread's own, set when fibers start
 #endif
 
+  int made_ = 0;  // fibers 1..made_-1 exist (parked or running)
   std::size_t stack_bytes_ = 0;
   std::vector<std::unique_ptr<stack_block>> blocks_;
   std::vector<char*> stack_bottoms_;

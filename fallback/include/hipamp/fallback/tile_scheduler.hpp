@@ -8,12 +8,12 @@
 // So one thread_local copy per variable is exactly one copy per running tile.
 //
 // Cost model: work-item 0 runs directly on the thread's stack. Only if it reaches a barrier
-// does the tile switch to fibers (work-items 1..n-1 start on pooled stacks, item 0 keeps the
-// thread's stack). A tile whose work-item 0 never waits runs items 1..n-1 as a plain loop in
-// the caller (tiled_executor.hpp), which the compiler may vectorize: barrier-free
-// tiled kernels pay no fiber at all. C++ AMP requires every work-item of a tile to reach
-// the same barriers, so item 0 decides for the tile; a tile that breaks that rule gets a
-// barrier_divergence exception rather than a hang: work-items that return while others wait,
+// does the tile switch to fibers (work-items 1..n-1 run on fibers made once per thread and
+// parked between tiles, item 0 keeps the thread's stack). A tile whose work-item 0 never waits runs
+// items 1..n-1 as a plain loop in the caller (tiled_executor.hpp), which the compiler may
+// vectorize: barrier-free tiled kernels pay no fiber at all. C++ AMP requires every work-item of a
+// tile to reach the same barriers, so item 0 decides for the tile; a tile that breaks that rule
+// gets a barrier_divergence exception rather than a hang: work-items that return while others wait,
 // wait a different number of times, or wait at different tile_barrier::wait calls (told
 // apart by their source line). The message names the tile, the barrier (its number in the
 // tile and its file:line) and the work-items on either side.
