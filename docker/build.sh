@@ -9,7 +9,10 @@
 # Environment (all optional):
 #   HIPAMP_BUILD_DIR   build tree (default /tmp/hipamp-build, removed at the end)
 #   HIPAMP_PREFIX      install prefix (default /usr/local, which find_package searches by default)
-#   HIPAMP_RUN_TESTS   1 (default) runs CTest and the installed consumer; 0 builds only
+#   HIPAMP_BUILD_TESTS 1 (default) builds the test suite; 0 builds the library and examples only
+#                      (CI proves Dockerfile.cpu so: it runs the suite itself, see .ci/run)
+#   HIPAMP_RUN_TESTS   1 (default) runs CTest (when the suite is built) and the installed
+#                      consumer; 0 builds only
 #   HIPAMP_TEST_ENV    variables for the test run, e.g. HIPAMP_DEFAULT_ACCELERATOR=cpu
 #   HIPAMP_KEEP_BUILD  1 keeps the build tree
 set -euo pipefail
@@ -27,14 +30,18 @@ phase() {
 phase "dependencies"
 "$src/scripts/install-deps.sh"
 
+build_tests="${HIPAMP_BUILD_TESTS:-1}"
+tests_option=()
+[[ "$build_tests" == 1 ]] || tests_option=(-DHIPAMP_BUILD_TESTS=OFF)
+
 phase "configure (backend $backend)"
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHIPAMP_BACKEND="$backend" \
-  -DHIPAMP_BUILD_BENCHMARKS=OFF "$@"
+  -DHIPAMP_BUILD_BENCHMARKS=OFF "${tests_option[@]}" "$@"
 
 phase "build"
 cmake --build "$build" -j"$jobs"
 
-if [[ "${HIPAMP_RUN_TESTS:-1}" == 1 ]]; then
+if [[ "${HIPAMP_RUN_TESTS:-1}" == 1 && "$build_tests" == 1 ]]; then
   phase "tests"
   # shellcheck disable=SC2086 # HIPAMP_TEST_ENV is a list of VAR=value words
   (cd "$build" && env ${HIPAMP_TEST_ENV:-} ctest --output-on-failure -j"$jobs")

@@ -3,7 +3,8 @@
 # debootstrap (what `FROM debian:12` provides) and executes the Dockerfile's own instructions in
 # it, read from the file, so the check and the image cannot drift apart:
 #   FROM debian:12          -> debootstrap --variant=minbase bookworm, apt sources as in the image
-#   ARG k=v / ENV k=v       -> environment of the later RUN steps
+#   ARG k=v / ENV k=v       -> environment of the later RUN steps (--build-arg k=x overrides an
+#                              ARG's default, as docker build's does)
 #   COPY . <dir>            -> the build context (git's files minus .dockerignore) copied to <dir>
 #   WORKDIR <dir>           -> the directory the later RUN steps start in
 #   RUN <command>           -> /bin/sh -c <command> in the root, through chroot
@@ -11,12 +12,20 @@
 # Any other instruction fails the check. Needs root (debootstrap, chroot, mount) and Debian's
 # mirror. Prints how long each phase took.
 #
-#   scripts/check-docker-cpu.sh [Dockerfile]        default: docker/Dockerfile.cpu
+#   scripts/check-docker-cpu.sh [--build-arg NAME=value]... [Dockerfile]
+#                                                    default: docker/Dockerfile.cpu
 # Environment: HIPAMP_DEBIAN_MIRROR (default http://deb.debian.org/debian),
 #   HIPAMP_CHECK_ROOT (an empty directory for the root; default: a new one under /tmp),
 #   HIPAMP_CHECK_KEEP=1 keeps the root afterwards (it is removed otherwise).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+declare -A build_args=()  # --build-arg NAME=value, consumed by ARG NAME=default
+while [[ "${1:-}" == --build-arg ]]; do
+  [[ "${2:-}" =~ ^([A-Za-z_][A-Za-z0-9_]*)=([^[:space:]\"\']*)$ ]] ||
+    { echo "check-docker-cpu: --build-arg NAME=value (unquoted, no spaces), not '${2:-}'" >&2; exit 1; }
+  build_args["${BASH_REMATCH[1]}"]="${BASH_REMATCH[2]}"
+  shift 2
+done
 dockerfile="${1:-$repo/docker/Dockerfile.cpu}"
 mirror="${HIPAMP_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 start=$SECONDS
@@ -48,6 +57,10 @@ while IFS= read -r line || [[ -n "$line" ]]; do
   instructions+=("$line_buffer$line")
   line_buffer=""
 done <"$dockerfile"
+for name in "${!build_args[@]}"; do  # docker build only warns; a misspelt one should fail here
+  printf '%s\n' "${instructions[@]}" | grep -Eq "^ARG([[:space:]].*)?[[:space:]]$name=" ||
+    die "--build-arg $name: $dockerfile has no ARG $name=<default>"
+done
 
 root="${HIPAMP_CHECK_ROOT:-}"
 if [[ -z "$root" ]]; then
@@ -126,8 +139,16 @@ EOF
       [[ "$args" =~ ^[A-Za-z_][A-Za-z0-9_]*=[^[:space:]\"\']*([[:space:]]+[A-Za-z_][A-Za-z0-9_]*=[^[:space:]\"\']*)*$ ]] ||
         die "$keyword $args: only unquoted NAME=value pairs are understood here"
       read -r -a pairs <<<"$args"
+      if [[ "${keyword^^}" == ARG ]]; then
+        for i in "${!pairs[@]}"; do
+          name="${pairs[i]%%=*}"
+          if [[ -v "build_args[$name]" ]]; then
+            pairs[i]="$name=${build_args[$name]}"
+          fi
+        done
+      fi
       run_env+=("${pairs[@]}")
-      say "$keyword $args"
+      say "$keyword ${pairs[*]}"
       ;;
     COPY)
       [[ "$args" =~ ^\.[[:space:]]+(/[^[:space:]]*)$ ]] || die "COPY $args: only 'COPY . /dir' is understood"
