@@ -43,25 +43,27 @@ bool cpu_has(gemm_isa isa) noexcept {
   return false;
 }
 
+// Each table is built on first use and only after cpu_has said yes: the builders are compiled
+// with their instruction set's flags, so even making a table (copying its structs) may use
+// instructions this CPU lacks (an -Og build faults in avx512_kernels() on an AVX2 machine).
 const kernel_table* table_for(gemm_isa isa) noexcept {
-  static const kernel_table portable = gemm_impl::portable_kernels();
-#if HIPAMP_GEMM_HAVE_AVX2
-  static const kernel_table avx2 = gemm_impl::avx2_kernels();
-#endif
-#if HIPAMP_GEMM_HAVE_AVX512
-  static const kernel_table avx512 = gemm_impl::avx512_kernels();
-#endif
   if (!cpu_has(isa)) return nullptr;
   switch (isa) {
-    case gemm_isa::portable:
+    case gemm_isa::portable: {
+      static const kernel_table portable = gemm_impl::portable_kernels();
       return &portable;
+    }
 #if HIPAMP_GEMM_HAVE_AVX2
-    case gemm_isa::avx2:
+    case gemm_isa::avx2: {
+      static const kernel_table avx2 = gemm_impl::avx2_kernels();
       return &avx2;
+    }
 #endif
 #if HIPAMP_GEMM_HAVE_AVX512
-    case gemm_isa::avx512:
+    case gemm_isa::avx512: {
+      static const kernel_table avx512 = gemm_impl::avx512_kernels();
       return &avx512;
+    }
 #endif
     default:
       return nullptr;
