@@ -326,7 +326,8 @@ TEST_CASE("precise_math double functions match the standard library", "[math]") 
     PRECISE_D1(floor, uniform(-1e9, 1e9), 0, 0, REF1(std::floor(x)));
     PRECISE_D1(lgamma, uniform(0.01, 1e5), 4, 1e-15, REF1(std::lgamma(x)));
     PRECISE_D1(log, log_uniform(1e-300, 1e300), 1, 0, REF1(std::log(x)));
-    PRECISE_D1(log10, log_uniform(1e-300, 1e300), 1, 0, REF1(std::log10(x)));
+    // glibc documents log10 to 2 ulp on x86-64 (CUDA: 1); 1.51 ulp was seen in CI at 1.
+    PRECISE_D1(log10, log_uniform(1e-300, 1e300), 2, 0, REF1(std::log10(x)));
     PRECISE_D1(log1p, uniform(-0.999, 1000.0), 1, 0, REF1(std::log1p(x)));
     PRECISE_D1(log2, log_uniform(1e-300, 1e300), 1, 0, REF1(std::log2(x)));
     PRECISE_D1(logb, log_uniform(1e-300, 1e300, true), 0, 0, REF1(std::logb(x)));
