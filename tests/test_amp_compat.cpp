@@ -103,7 +103,7 @@ TEST_CASE("a mutable kernel lambda runs on a fresh copy of its captures per work
     hipamp::array_view<int, 1> out(n);
     int running = bias;  // changed by each work-item, from `bias` every time
     hipamp::parallel_for_each(acc.get_default_view(), out.extent,
-                              [=](hipamp::index<1> i) mutable HIPAMP_RESTRICT {
+                              [=] HIPAMP_RESTRICT(hipamp::index<1> i) mutable {
                                 running += in[i];
                                 running *= 2;
                                 out[i] = running;
@@ -114,7 +114,7 @@ TEST_CASE("a mutable kernel lambda runs on a fresh copy of its captures per work
     hipamp::array_view<int, 1> tiled_out(tiles * 16);
     int seen = bias;
     hipamp::parallel_for_each(acc.get_default_view(), tiled_out.extent.tile<16>(),
-                              [=](hipamp::tiled_index<16> t) mutable HIPAMP_RESTRICT {
+                              [=] HIPAMP_RESTRICT(hipamp::tiled_index<16> t) mutable {
                                 seen = seen * 3 + t.local[0];
                                 tiled_out[t.global] = seen;
                               });
@@ -141,7 +141,7 @@ TEST_CASE("an element type with a user-provided empty destructor fills arrays an
     hipamp::array<reading, 1> readings(n, acc.get_default_view());
     hipamp::array_view<reading, 1> view = readings;
     hipamp::parallel_for_each(acc.get_default_view(), view.extent,
-                              [=](hipamp::index<1> i) HIPAMP_RESTRICT {
+                              [=] HIPAMP_RESTRICT(hipamp::index<1> i) {
                                 reading r;
                                 r.sensor = i[0] * 7;
                                 r.value = in[i] * 0.5f;
