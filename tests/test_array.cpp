@@ -212,6 +212,8 @@ TEST_CASE("set_default_cpu_access_type is what later arrays on the accelerator g
     }
     hx::accelerator same = acc;
     if (!shares) CHECK(!same.set_default_cpu_access_type(hx::access_type_read_write));
+    CHECK_THROWS_AS(same.set_default_cpu_access_type(static_cast<hx::access_type>(5)),
+                    hx::runtime_exception);  // not an access_type: named in the message
     REQUIRE(same.set_default_cpu_access_type(hx::access_type_auto));  // the runtime's choice
     CHECK(acc.get_default_cpu_access_type() == before);
     const int n = 1 + static_cast<int>(hipamp_test::rng()() % 100);
