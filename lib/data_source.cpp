@@ -470,10 +470,21 @@ void data_source::copy(data_source& from, std::size_t from_offset, data_source& 
     std::byte* out = ensure_host_locked(to.host_, dst.owned_host, to.bytes_) + db;
     // Stale source bytes come straight from the replica that holds them.
     for (const byte_range& gap : src.host_valid.gaps(sb, se)) {
+      interval_set held;
       for (replica& r : src.replicas) {
         for (const byte_range& part : r.valid.overlap(gap.begin, gap.end)) {
           copy_replica_to_host(r, out + (part.begin - sb), part.begin, part.end);
+          held.add(part.begin, part.end);
         }
+      }
+      // Bytes valid nowhere (a view with no data source never written, or discarded data)
+      // become the source's host bytes as they are, as host access would make them; without
+      // this the destination kept its old bytes while the source later read different ones,
+      // and C++ AMP's copy leaves both holding the same values, defined or not.
+      for (const byte_range& nowhere : held.gaps(gap.begin, gap.end)) {
+        ensure_host_locked(from.host_, src.owned_host, from.bytes_);
+        src.host_valid.add(nowhere.begin, nowhere.end);
+        from.host_epoch_.fetch_add(1, std::memory_order_acq_rel);
       }
     }
     if (from.host_ != nullptr) {

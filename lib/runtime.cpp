@@ -274,13 +274,27 @@ bool accelerator::get_supports_cpu_shared_memory() const noexcept {
   return device_->properties().supports_cpu_shared_memory;
 }
 access_type accelerator::get_default_cpu_access_type() const noexcept {
+  const access_type chosen = device_->default_cpu_access.load(std::memory_order_relaxed);
+  if (chosen != access_type_auto) return chosen;
   return device_->properties().supports_cpu_shared_memory ? access_type_read_write
                                                           : access_type_none;
 }
 bool accelerator::set_default_cpu_access_type(access_type type) {
-  // Only the CPU device shares memory with the host; GPU arrays always stay device-resident.
-  if (type == access_type_none || type == access_type_auto) return true;
-  return device_->properties().supports_cpu_shared_memory;
+  if (type < access_type_none || type > access_type_auto) {
+    throw runtime_exception("hipamp: set_default_cpu_access_type: " +
+                            std::to_string(static_cast<int>(type)) + " is not an access_type");
+  }
+  // Only devices that share memory with the host make CPU-accessible arrays; GPU arrays stay
+  // device-resident, so a GPU accepts only access_type_none (and auto, its own choice).
+  if (type != access_type_none && type != access_type_auto &&
+      !device_->properties().supports_cpu_shared_memory) {
+    return false;
+  }
+  // C++ AMP 1.2 lets this succeed once, before the accelerator allocated anything; hipamp
+  // lets it change at any time (arrays keep the type they were made with), so one process
+  // can use several defaults in turn.
+  device_->default_cpu_access.store(type, std::memory_order_relaxed);
+  return true;
 }
 int accelerator::get_max_tile_size() const noexcept { return device_->properties().max_tile_size; }
 bool accelerator::can_copy_directly_from(const accelerator& source) const noexcept {

@@ -90,3 +90,68 @@ TEST_CASE("a kernel written with C++ AMP names runs on every accelerator", "[amp
     }
   }
 }
+
+// C++ AMP 1.2 (3.1): each work-item runs its own copy of the kernel object, so a `mutable`
+// kernel may change what it captured by value and no other work-item sees the change.
+TEST_CASE("a mutable kernel lambda runs on a fresh copy of its captures per work-item",
+          "[amp_compat][mutable]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int n = 1 + static_cast<int>(hipamp_test::rng()() % 3000);
+    const std::vector<int> input = hipamp_test::random_vector<int>(n, -1000, 1000);
+    const int bias = static_cast<int>(hipamp_test::rng()() % 100);
+    hipamp::array_view<const int, 1> in(n, input);
+    hipamp::array_view<int, 1> out(n);
+    int running = bias;  // changed by each work-item, from `bias` every time
+    hipamp::parallel_for_each(acc.get_default_view(), out.extent,
+                              [=] HIPAMP_RESTRICT(hipamp::index<1> i) mutable {
+                                running += in[i];
+                                running *= 2;
+                                out[i] = running;
+                              });
+    for (int i = 0; i < n; ++i) REQUIRE(out[i] == 2 * (bias + input[i]));
+    // Tiled: the same rule per work-item of every tile.
+    const int tiles = 1 + static_cast<int>(hipamp_test::rng()() % 40);
+    hipamp::array_view<int, 1> tiled_out(tiles * 16);
+    int seen = bias;
+    hipamp::parallel_for_each(acc.get_default_view(), tiled_out.extent.tile<16>(),
+                              [=] HIPAMP_RESTRICT(hipamp::tiled_index<16> t) mutable {
+                                seen = seen * 3 + t.local[0];
+                                tiled_out[t.global] = seen;
+                              });
+    for (int i = 0; i < tiles * 16; ++i) REQUIRE(tiled_out[i] == bias * 3 + i % 16);
+  }
+}
+
+// C++ AMP 1.2 (5.0) limits an element type's members, bases and virtual functions, not its
+// destructor: a class with a user-provided (empty) destructor is a valid element.
+namespace {
+struct reading {
+  int sensor;
+  float value;
+  HIPAMP_RESTRICT ~reading() {}  // user-provided, does nothing
+};
+}  // namespace
+
+TEST_CASE("an element type with a user-provided empty destructor fills arrays and views",
+          "[amp_compat][element_type]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int n = 1 + static_cast<int>(hipamp_test::rng()() % 2000);
+    const std::vector<float> values = hipamp_test::random_vector<float>(n, -50.0f, 50.0f);
+    hipamp::array_view<const float, 1> in(n, values);
+    hipamp::array<reading, 1> readings(n, acc.get_default_view());
+    hipamp::array_view<reading, 1> view = readings;
+    hipamp::parallel_for_each(acc.get_default_view(), view.extent,
+                              [=] HIPAMP_RESTRICT(hipamp::index<1> i) {
+                                reading r;
+                                r.sensor = i[0] * 7;
+                                r.value = in[i] * 0.5f;
+                                view[i] = r;
+                              });
+    std::vector<reading> host(static_cast<std::size_t>(n));
+    hipamp::copy(readings, host.begin());
+    for (int i = 0; i < n; ++i) {
+      REQUIRE(host[i].sensor == i * 7);
+      REQUIRE(host[i].value == values[i] * 0.5f);
+    }
+  }
+}

@@ -151,6 +151,77 @@ TEST_CASE("an array made with access_type_none has no host pointer", "[array][cp
   }
 }
 
+// C++ AMP 1.2 (5.1): an array that is not CPU-accessible cannot be indexed on the host; its
+// data still reaches the host through an array_view or a copy, and kernels use it as usual.
+TEST_CASE("host indexing of an access_type_none array throws; views and kernels still work",
+          "[array][cpu_access][errors]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int rows = 1 + static_cast<int>(hipamp_test::rng()() % 40);
+    const int cols = 1 + static_cast<int>(hipamp_test::rng()() % 40);
+    const std::vector<int> input =
+        hipamp_test::random_vector<int>(static_cast<std::size_t>(rows) * cols, -100000, 100000);
+    array<int, 2> none(extent<2>(rows, cols), input.begin(), input.end(), acc.get_default_view(),
+                       hx::access_type_none);
+    CHECK_THROWS_AS(none(0, 0), hx::runtime_exception);
+    CHECK_THROWS_AS(none[hx::index<2>(rows - 1, cols - 1)], hx::runtime_exception);
+    const array<int, 2>& read_only = none;
+    CHECK_THROWS_AS(read_only(rows - 1, 0), hx::runtime_exception);
+    const array_view<int, 2> in_kernel = none;
+    hx::parallel_for_each(acc.get_default_view(), none.extent, [=] HIPAMP_RESTRICT(hx::index<2> i) {
+      in_kernel[i] = 3 * in_kernel[i] - 1;
+    });
+    const array_view<const int, 2> view = none;
+    const std::vector<int> copied = none;
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        const std::size_t at = static_cast<std::size_t>(r) * cols + c;
+        REQUIRE(view(r, c) == 3 * input[at] - 1);
+        REQUIRE(copied[at] == 3 * input[at] - 1);
+      }
+  }
+}
+
+// C++ AMP 1.2 (3.2): set_default_cpu_access_type decides what access_type_auto means for the
+// arrays made afterwards on that accelerator, whichever accelerator object set it.
+TEST_CASE("set_default_cpu_access_type is what later arrays on the accelerator get",
+          "[array][cpu_access][accelerator]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const hx::access_type before = acc.get_default_cpu_access_type();
+    const bool shares = acc.get_supports_cpu_shared_memory();
+    // A device that shares memory with the host takes any type; the others only none.
+    std::vector<hx::access_type> kinds = {hx::access_type_none};
+    if (shares) {
+      kinds.insert(kinds.end(),
+                   {hx::access_type_read, hx::access_type_write, hx::access_type_read_write});
+    }
+    for (const hx::access_type wanted : kinds) {
+      // Set through another accelerator object for the same device: the choice is the device's.
+      REQUIRE(hx::accelerator(acc.get_device_path()).set_default_cpu_access_type(wanted));
+      CHECK(acc.get_default_cpu_access_type() == wanted);
+      const int n = 1 + static_cast<int>(hipamp_test::rng()() % 100);
+      const std::vector<float> input = hipamp_test::random_vector<float>(n, -1.0f, 1.0f);
+      array<float, 1> defaulted(n, input.begin(), acc.get_default_view());
+      array<float, 1> automatic(extent<1>(n), acc.get_default_view(), hx::access_type_auto);
+      array<float, 1> explicit_rw(extent<1>(n), acc.get_default_view(), hx::access_type_read_write);
+      CHECK(defaulted.get_cpu_access_type() == wanted);
+      CHECK(automatic.get_cpu_access_type() == wanted);
+      CHECK(explicit_rw.get_cpu_access_type() == hx::access_type_read_write);
+      CHECK((defaulted.data() == nullptr) == (wanted == hx::access_type_none));
+      const std::vector<float> back = defaulted;
+      CHECK(back == input);
+    }
+    hx::accelerator same = acc;
+    if (!shares) CHECK(!same.set_default_cpu_access_type(hx::access_type_read_write));
+    CHECK_THROWS_AS(same.set_default_cpu_access_type(static_cast<hx::access_type>(5)),
+                    hx::runtime_exception);  // not an access_type: named in the message
+    REQUIRE(same.set_default_cpu_access_type(hx::access_type_auto));  // the runtime's choice
+    CHECK(acc.get_default_cpu_access_type() == before);
+    const int n = 1 + static_cast<int>(hipamp_test::rng()() % 100);
+    array<float, 1> after(n, acc.get_default_view());
+    CHECK(after.get_cpu_access_type() == before);
+  }
+}
+
 TEST_CASE("a host projection outside an array or view throws", "[array][projection][errors]") {
   array<int, 2> a(extent<2>(10, 10));
   CHECK_THROWS_AS(a[10], hx::runtime_exception);

@@ -201,6 +201,31 @@ TEST_CASE("array_view with no data source allocates where it is used", "[array_v
   }
 }
 
+// C++ AMP 1.2 (5.2.3): a view with no data source holds undefined values until written, but
+// copy_to still copies them: afterwards the destination and the source read the same values.
+TEST_CASE("copy_to from a never-written view with no data source makes both agree",
+          "[array_view][copy]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int rows = 1 + static_cast<int>(hipamp_test::rng()() % 60);
+    const int cols = 1 + static_cast<int>(hipamp_test::rng()() % 60);
+    const std::size_t n = static_cast<std::size_t>(rows) * cols;
+    array_view<int, 2> unwritten(rows, cols);
+    std::vector<int> host = hipamp_test::random_vector<int>(n, -1000000, 1000000);
+    array_view<int, 2> into_vector(rows, cols, host);
+    unwritten.copy_to(into_vector);
+    into_vector.synchronize();
+    hx::array<int, 2> into_array(rows, cols, acc.get_default_view());
+    unwritten.copy_to(into_array);
+    const std::vector<int> from_array = into_array;
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        const std::size_t at = static_cast<std::size_t>(r) * cols + c;
+        REQUIRE(host[at] == unwritten(r, c));
+        REQUIRE(from_array[at] == unwritten(r, c));
+      }
+  }
+}
+
 TEST_CASE("views made separately over one vector stay coherent", "[array_view][coherence]") {
   FOR_EACH_ACCELERATOR(acc) {
     std::vector<int> data = hipamp_test::random_vector<int>(512, 0, 100);

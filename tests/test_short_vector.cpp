@@ -1,6 +1,7 @@
 // Short vector types (hipamp::graphics, C++ AMP's concurrency::graphics): every operator is
 // checked component-wise against scalar arithmetic on random data, in kernels on every
 // accelerator and on the host; swizzles, conversions, norm/unorm clamping and the traits too.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -247,6 +248,30 @@ TEST_CASE("short vector unary minus, comparison and conversions", "[short_vector
   gx::double_3 zero{};
   CHECK(zero == gx::double_3(0.0, 0.0, 0.0));
   CHECK(gx::uint_3(7u) == gx::uint_3(7u, 7u, 7u));
+}
+
+// C++ AMP 1.2 (10.8): the scalar constructor is implicit (`int_4 x = 7;`, and the standard
+// algorithms that assign a scalar to each element compile); conversions between component
+// types stay explicit.
+static_assert(std::is_convertible<int, gx::int_4>::value);
+static_assert(std::is_convertible<float, gx::float_3>::value);
+static_assert(!std::is_convertible<gx::float_4, gx::int_4>::value);
+static_assert(!std::is_convertible<gx::uint_2, gx::int_2>::value);
+
+TEST_CASE("a scalar converts implicitly to a short vector with every component set",
+          "[short_vector]") {
+  std::vector<int> scalars = hipamp_test::random_vector<int>(64, -100000, 100000);
+  std::vector<gx::int_4> vectors(scalars.size());
+  std::size_t next = 0;
+  std::generate(vectors.begin(), vectors.end(), [&] { return scalars[next++]; });
+  for (std::size_t k = 0; k < scalars.size(); ++k) {
+    for (int c = 0; c < 4; ++c) REQUIRE(get(vectors[k], c) == scalars[k]);
+  }
+  const float f = scalars[0] * 0.25f;
+  gx::float_2 assigned = f;
+  CHECK(assigned == gx::float_2(f, f));
+  assigned = -f;
+  CHECK(assigned == gx::float_2(-f, -f));
 }
 
 TEST_CASE("swizzles read and write the named components", "[short_vector]") {

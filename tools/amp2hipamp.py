@@ -1119,8 +1119,14 @@ class Port:
             by_ref = [i[1:].strip() for i in items if i.startswith("&") and i != "&"]
             default_ref = "&" in items
             names = set(by_ref) | (used if default_ref else set())
-            handles = sorted(n for n in names if n in arrays)
-            unknown = sorted(n for n in names if n in unresolved and n not in arrays)
+            # A name captured explicitly by reference (`&x`) whose type the script cannot see
+            # (auto, decltype) gets the handle too: in a C++ AMP kernel only an array or a
+            # texture may be captured by reference, and kernel_handle gives back a copy of
+            # anything else. Names a default `[&]` captures stay reported: the script cannot
+            # tell such a name's variable from a function or type of the same name.
+            handles = sorted(n for n in names
+                             if n in arrays or (n in by_ref and n in unresolved))
+            unknown = sorted(n for n in names if n in unresolved and n not in handles)
             if unknown:
                 self.warn(start, "capture", "could not tell whether %s %s C++ AMP array(s) "
                           "(declared with auto or a dependent type): captured by value; if it "

@@ -34,7 +34,10 @@ class array {
   array(int e0, int e1, int e2) : array(hipamp::extent<3>(e0, e1, e2)) {}
 
   array(const hipamp::extent<N>& ext, const accelerator_view& av)
-      : extent(ext), view_(make_storage(ext, av)), av_(av) {}
+      : extent(ext),
+        view_(make_storage(ext, av)),
+        av_(av),
+        cpu_access_(resolve(av, access_type_auto)) {}
   template <int M = N, typename = std::enable_if_t<M == 1>>
   array(int e0, const accelerator_view& av) : array(hipamp::extent<1>(e0), av) {}
   template <int M = N, typename = std::enable_if_t<M == 2>>
@@ -89,22 +92,24 @@ class array {
 
   // The CPU access type of C++ AMP's shared-memory arrays. hipamp's coherence directory makes
   // host access correct for every array, so the type only changes what get_cpu_access_type()
-  // reports (access_type_auto: the accelerator's default, as C++ AMP resolves it).
+  // and data() report, except that access_type_none forbids host access (C++ AMP 1.2, 5.1:
+  // operator[] and operator() throw on the host). access_type_auto takes the accelerator's
+  // default (accelerator::set_default_cpu_access_type), as C++ AMP resolves it.
   array(const hipamp::extent<N>& ext, const accelerator_view& av, access_type cpu_access)
       : array(ext, av) {
-    cpu_access_ = cpu_access;
+    cpu_access_ = resolve(av, cpu_access);
   }
   template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
   array(const hipamp::extent<N>& ext, InputIt first, InputIt last, const accelerator_view& av,
         access_type cpu_access)
       : array(ext, first, last, av) {
-    cpu_access_ = cpu_access;
+    cpu_access_ = resolve(av, cpu_access);
   }
   template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
   array(const hipamp::extent<N>& ext, InputIt first, const accelerator_view& av,
         access_type cpu_access)
       : array(ext, first, av) {
-    cpu_access_ = cpu_access;
+    cpu_access_ = resolve(av, cpu_access);
   }
   // Staging arrays filled from iterators; placed on `av`, as the other staging constructor.
   template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
@@ -159,7 +164,7 @@ class array {
   }
   array(const array_view<const T, N>& source, const accelerator_view& av, access_type cpu_access)
       : array(source, av) {
-    cpu_access_ = cpu_access;
+    cpu_access_ = resolve(av, cpu_access);
   }
   array(const array_view<const T, N>& source, const accelerator_view& av,
         const accelerator_view& /*associated*/)
@@ -173,6 +178,7 @@ class array {
           "(or by reference, on the CPU device only), as C++ AMP requires");
     }
     other.view_.copy_to(view_);
+    cpu_access_ = other.cpu_access_;
   }
   array(array&& other) noexcept = default;
   // Deep copy of the array an array_ref (kernel_handle) stands for; without it the handle's
@@ -206,37 +212,41 @@ class array {
     if (cpu_access_ != access_type_auto) {
       return cpu_access_;
     }
-    return av_.runs_on_cpu() ? access_type_read_write : access_type_none;
+    // The runtime's choice, as accelerator::get_default_cpu_access_type reports it: memory
+    // shared with the host (the CPU device) is read-write; the others' arrays are not.
+    return av_.queue_ptr()->device().properties().supports_cpu_shared_memory
+               ? access_type_read_write
+               : access_type_none;
   }
 
   // Host access copies the array's data to the host first if it lives on a GPU.
-  T& operator[](const index<N>& idx) { return view_.checked_element(idx); }
-  const T& operator[](const index<N>& idx) const { return view_.checked_element(idx); }
-  T& operator()(const index<N>& idx) { return view_.checked_element(idx); }
-  const T& operator()(const index<N>& idx) const { return view_.checked_element(idx); }
+  T& operator[](const index<N>& idx) { return element(idx); }
+  const T& operator[](const index<N>& idx) const { return element(idx); }
+  T& operator()(const index<N>& idx) { return element(idx); }
+  const T& operator()(const index<N>& idx) const { return element(idx); }
   template <int M = N, typename = std::enable_if_t<M == 1>>
   T& operator()(int i0) {
-    return view_.checked_element(index<1>(i0));
+    return element(index<1>(i0));
   }
   template <int M = N, typename = std::enable_if_t<M == 1>>
   const T& operator()(int i0) const {
-    return view_.checked_element(index<1>(i0));
+    return element(index<1>(i0));
   }
   template <int M = N, typename = std::enable_if_t<M == 2>>
   T& operator()(int i0, int i1) {
-    return view_.checked_element(index<2>(i0, i1));
+    return element(index<2>(i0, i1));
   }
   template <int M = N, typename = std::enable_if_t<M == 2>>
   const T& operator()(int i0, int i1) const {
-    return view_.checked_element(index<2>(i0, i1));
+    return element(index<2>(i0, i1));
   }
   template <int M = N, typename = std::enable_if_t<M == 3>>
   T& operator()(int i0, int i1, int i2) {
-    return view_.checked_element(index<3>(i0, i1, i2));
+    return element(index<3>(i0, i1, i2));
   }
   template <int M = N, typename = std::enable_if_t<M == 3>>
   const T& operator()(int i0, int i1, int i2) const {
-    return view_.checked_element(index<3>(i0, i1, i2));
+    return element(index<3>(i0, i1, i2));
   }
   // Rank > 1: operator()(int) projects, as operator[](int) does (C++ AMP 1.2, 5.1.4).
   template <int M = N>
@@ -249,11 +259,11 @@ class array {
   }
   template <int M = N>
   std::enable_if_t<M == 1, T&> operator[](int i) {
-    return view_.checked_element(index<1>(i));
+    return element(index<1>(i));
   }
   template <int M = N>
   std::enable_if_t<M == 1, const T&> operator[](int i) const {
-    return view_.checked_element(index<1>(i));
+    return element(index<1>(i));
   }
   template <int M = N>
   std::enable_if_t<(M > 1), array_view<T, N - 1>> operator[](int i) {
@@ -363,6 +373,23 @@ class array {
       host[i] = *first;
   }
   array_view<const T, N> const_view() const { return view_; }
+  // access_type_auto becomes the accelerator's default if one was set; left as auto, the
+  // runtime's own choice (get_cpu_access_type) applies.
+  static access_type resolve(const accelerator_view& av, access_type requested) noexcept {
+    if (requested != access_type_auto) return requested;
+    return av.queue_ptr()->device().default_cpu_access.load(std::memory_order_relaxed);
+  }
+  // Element access from host code (or from a kernel on the CPU device, which captures the
+  // array by reference): host code may not touch an access_type_none array.
+  T& element(const index<N>& idx) const {
+    if (host_inaccessible()) {
+      throw runtime_exception("hipamp: host access to element " + detail::to_string(idx) +
+                              " of an array made with access_type_none; C++ AMP keeps such an "
+                              "array's data on its accelerator only (read it through an "
+                              "array_view, or copy it out)");
+    }
+    return view_.checked_element(idx);
+  }
   bool host_inaccessible() const noexcept {
     return cpu_access_ == access_type_none && !detail::running_cpu_kernel;
   }

@@ -82,6 +82,34 @@ struct view_geometry {
   }
 };
 
+// Whether elements of type T may move by memcpy: C++ AMP 1.2 (5.0) accepts element types
+// with a user-provided destructor (it restricts members, bases and virtual functions), and
+// hipamp never runs an element's destructor (storage is raw bytes), so only the copies must
+// be trivial. The standard's traits all count the destructor (is_trivially_copyable, and in
+// GCC and Clang is_trivially_copy_constructible too), so the copy constructor's own
+// triviality is asked of the compiler's builtin, which GCC, Clang and nvcc's front end have.
+template <class T>
+constexpr bool copies_bytewise() {
+  if constexpr (std::is_trivially_copyable<T>::value) {
+    return true;
+  } else {
+#if defined(__clang__) && defined(__has_warning)
+#if __has_warning("-Wdeprecated-builtins")
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-builtins"
+#define HIPAMP_POP_DEPRECATED_BUILTINS
+#endif
+#endif
+    constexpr bool trivial_copies = __has_trivial_copy(T) && __has_trivial_assign(T);
+#ifdef HIPAMP_POP_DEPRECATED_BUILTINS
+#pragma clang diagnostic pop
+#undef HIPAMP_POP_DEPRECATED_BUILTINS
+#endif
+    return trivial_copies && std::is_copy_constructible<T>::value &&
+           std::is_copy_assignable<T>::value && !std::is_polymorphic<T>::value;
+  }
+}
+
 }  // namespace detail
 
 template <class T, int N>
@@ -92,7 +120,7 @@ class array_view {
   static_assert(!std::is_pointer<T>::value && !std::is_reference<T>::value,
                 "hipamp: C++ AMP forbids pointers and references as array/array_view elements "
                 "(an address does not survive the move to an accelerator)");
-  static_assert(std::is_trivially_copyable<T>::value,
+  static_assert(detail::copies_bytewise<std::remove_const_t<T>>(),
                 "hipamp: array/array_view elements must be trivially copyable (they move by "
                 "memcpy; C++ AMP also forbids virtual functions, virtual bases and containers "
                 "such as array or array_view as members)");

@@ -33,6 +33,26 @@ void check_compute_domain(const extent<N>& domain) {
   }
 }
 
+// C++ AMP gives every work-item its own copy of the kernel object, so a `mutable` kernel
+// lambda may change what it captured by value. hipamp's executors share one const kernel (one
+// copy per thread on the CPU device, one per launch on a GPU), so a kernel callable only as
+// non-const runs through this wrapper: each work-item starts from a fresh copy of the
+// captures, as on a C++ AMP accelerator. Const kernels never pay for it.
+template <class Kernel>
+struct per_work_item_copy {
+  Kernel kernel;
+  template <class Index>
+  HIPAMP_HOST_DEVICE void operator()(const Index& idx) const {
+    Kernel own = kernel;
+    own(idx);
+  }
+};
+
+// True for a kernel that only a mutable call operator makes callable with `Index`.
+template <class Kernel, class Index>
+constexpr bool needs_own_copy =
+    !std::is_invocable<const Kernel&, Index>::value && std::is_invocable<Kernel&, Index>::value;
+
 }  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace detail
 
@@ -40,14 +60,18 @@ inline namespace HIPAMP_ALGORITHMS_ABI {
 
 template <int N, class Kernel>
 void parallel_for_each(const accelerator_view& av, const extent<N>& domain, const Kernel& kernel) {
-  static_assert(
-      std::is_invocable<const Kernel&, index<N>>::value,
-      "hipamp: the kernel must be callable with hipamp::index<N> for an extent<N> domain");
-  detail::check_compute_domain(domain);
-  detail::launch(
-      av, "parallel_for_each",
-      [&](const auto& on, const Kernel& bound) { return launch_simple(on, domain, bound); },
-      kernel);
+  if constexpr (detail::needs_own_copy<Kernel, index<N>>) {
+    parallel_for_each(av, domain, detail::per_work_item_copy<Kernel>{kernel});
+  } else {
+    static_assert(
+        std::is_invocable<const Kernel&, index<N>>::value,
+        "hipamp: the kernel must be callable with hipamp::index<N> for an extent<N> domain");
+    detail::check_compute_domain(domain);
+    detail::launch(
+        av, "parallel_for_each",
+        [&](const auto& on, const Kernel& bound) { return launch_simple(on, domain, bound); },
+        kernel);
+  }
 }
 
 template <int N, class Kernel>

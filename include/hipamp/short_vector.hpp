@@ -174,7 +174,10 @@ class basic_short_vector : public detail::vector_components<T, N> {
 
   using components::components;  // (x, y), (x, y, z) or (x, y, z, w)
   basic_short_vector() noexcept = default;
-  HIPAMP_HOST_DEVICE explicit constexpr basic_short_vector(T v) noexcept : components{} {
+  // Every component set to v. Implicit, as in C++ AMP 1.2 (10.8: `int_4(int value)`), so
+  // `int_4 x = 7;` and std::generate's `*it = rand()` compile; only the conversions between
+  // component types are explicit.
+  HIPAMP_HOST_DEVICE constexpr basic_short_vector(T v) noexcept : components{} {  // NOLINT
     each([&](auto i) { component<i>() = v; });
   }
   // Between component types, as C++ AMP's explicit conversions (static_cast per component).

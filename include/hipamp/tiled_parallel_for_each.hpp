@@ -51,13 +51,19 @@ inline namespace HIPAMP_ALGORITHMS_ABI {
 template <int D0, int D1, int D2, class Kernel>
 void parallel_for_each(const accelerator_view& av, const tiled_extent<D0, D1, D2>& domain,
                        const Kernel& kernel) {
-  static_assert(std::is_invocable<const Kernel&, tiled_index<D0, D1, D2>>::value,
-                "hipamp: the kernel of a tiled parallel_for_each must be callable with "
-                "hipamp::tiled_index<D0, D1, D2> (the tile sizes of its tiled_extent)");
-  detail::check_tiled_compute_domain(domain);
-  detail::launch(
-      av, "parallel_for_each",
-      [&](const auto& on, const Kernel& bound) { return launch_tiled(on, domain, bound); }, kernel);
+  if constexpr (detail::needs_own_copy<Kernel, tiled_index<D0, D1, D2>>) {
+    // A mutable kernel: each work-item gets its own copy, as in C++ AMP (parallel_for_each.hpp).
+    parallel_for_each(av, domain, detail::per_work_item_copy<Kernel>{kernel});
+  } else {
+    static_assert(std::is_invocable<const Kernel&, tiled_index<D0, D1, D2>>::value,
+                  "hipamp: the kernel of a tiled parallel_for_each must be callable with "
+                  "hipamp::tiled_index<D0, D1, D2> (the tile sizes of its tiled_extent)");
+    detail::check_tiled_compute_domain(domain);
+    detail::launch(
+        av, "parallel_for_each",
+        [&](const auto& on, const Kernel& bound) { return launch_tiled(on, domain, bound); },
+        kernel);
+  }
 }
 
 template <int D0, int D1, int D2, class Kernel>

@@ -750,6 +750,18 @@ class CaptureByReference(PortTest):
         self.assertTrue(any("could not tell whether a is" in w for w in warned), warned)
         self.assertTrue(any("this->" in w for w in warned), warned)
 
+    def test_explicit_reference_capture_of_an_unresolved_name_takes_the_handle(self):
+        # `auto& x = t.arr()`: the script cannot see that x is an array, but a C++ AMP kernel
+        # may capture only an array or a texture by reference, and kernel_handle copies
+        # anything else unchanged.
+        text = ("void f(T& t) {\n  auto& gpu = t.arr();\n"
+                "  parallel_for_each(e, [=, &gpu](index<1> i) restrict(amp) { gpu[i] = 1; });\n}\n")
+        got, _ = port(text)
+        self.assertIn("{ auto& hipamp_ref_gpu = gpu; auto gpu = hipamp::kernel_handle(hipamp_ref_gpu); "
+                      "parallel_for_each(e, [=] HIPAMP_RESTRICT", got)
+        self.assertFalse([w for w in self.warnings(text) if "could not tell" in w])
+        self.assertEqual(port(got)[0], got, "not idempotent")
+
     def test_kernel_function_parameters_take_the_handle(self):
         self.assertPorts("void k(array<float, 2>& a, const array<int, 1>& b, int n) restrict(amp) {}\n",
                          "HIPAMP_RESTRICT void k(hipamp::array_ref<float, 2> a, hipamp::array_ref<const int, 1> b, int n) {}\n")

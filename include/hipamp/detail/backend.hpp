@@ -3,6 +3,7 @@
 // this, so a kernel launch never names a vendor API outside backend/.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -107,6 +108,11 @@ class device_impl {
   bool aliases_host_memory() const noexcept { return kind() == device_kind::cpu; }
   // True when kernels run on the CPU executor.
   bool runs_on_cpu() const noexcept { return kind() != device_kind::gpu; }
+
+  // accelerator::set_default_cpu_access_type's latest choice, which arrays made afterwards
+  // with access_type_auto take; access_type_auto while none was made (the runtime's choice).
+  // On the device, not the accelerator object, so every copy of the accelerator sees it.
+  std::atomic<access_type> default_cpu_access{access_type_auto};
 };
 
 // An event that is complete from the start (CPU work runs synchronously).
