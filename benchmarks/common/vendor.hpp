@@ -52,6 +52,10 @@ inline error_t copy_async(void* d, const void* s, std::size_t bytes, memcpy_kind
 }
 inline error_t stream_synchronize(stream_t s) { return hipStreamSynchronize(s); }
 inline error_t event_create(event_t* e) { return hipEventCreate(e); }
+// An event that only orders work (no timestamp): what a runtime records after each launch.
+inline error_t event_create_ordering(event_t* e) {
+  return hipEventCreateWithFlags(e, hipEventDisableTiming);
+}
 inline error_t event_destroy(event_t e) { return hipEventDestroy(e); }
 inline error_t event_record(event_t e, stream_t s) { return hipEventRecord(e, s); }
 inline error_t event_synchronize(event_t e) { return hipEventSynchronize(e); }
@@ -81,6 +85,10 @@ inline error_t copy_async(void* d, const void* s, std::size_t bytes, memcpy_kind
 }
 inline error_t stream_synchronize(stream_t s) { return cudaStreamSynchronize(s); }
 inline error_t event_create(event_t* e) { return cudaEventCreate(e); }
+// An event that only orders work (no timestamp): what a runtime records after each launch.
+inline error_t event_create_ordering(event_t* e) {
+  return cudaEventCreateWithFlags(e, cudaEventDisableTiming);
+}
 inline error_t event_destroy(event_t e) { return cudaEventDestroy(e); }
 inline error_t event_record(event_t e, stream_t s) { return cudaEventRecord(e, s); }
 inline error_t event_synchronize(event_t e) { return cudaEventSynchronize(e); }
