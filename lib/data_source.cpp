@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -130,6 +131,11 @@ struct data_source::state {
   interval_set host_valid;
   host_buffer owned_host;
   std::vector<replica> replicas;
+  // The pinning policy (data_source::pin_min_bytes): bytes moved between the host and a
+  // device so far, whether pinning was decided, and the device that pinned the memory.
+  std::size_t moved_bytes = 0;
+  bool pin_decided = false;
+  device_impl* pinned_on = nullptr;
 
   replica* find(const device_impl& device) {
     for (replica& r : replicas) {
@@ -179,6 +185,38 @@ data_source::~data_source() {
       // A lost device cannot be waited for; its memory goes with it.
     }
     r.device->deallocate(r.base);
+  }
+  // Copies to and from pinned memory have finished (they are waited for), and the program
+  // may free its memory once the last view is gone: unlock it now.
+  if (state_->pinned_on != nullptr) state_->pinned_on->unpin_host(host_);
+}
+
+bool data_source::holds_program_memory() const noexcept {
+  return host_ != nullptr && home_ == nullptr && state_->owned_host == nullptr;
+}
+
+namespace {
+bool pinning_enabled() {
+  static const bool enabled = [] {
+    const char* text = std::getenv("HIPAMP_PIN_TRANSFERS");
+    if (text == nullptr) return true;
+    const std::string value(text);
+    if (value == "0") return false;
+    if (value == "1") return true;
+    throw runtime_exception("hipamp: HIPAMP_PIN_TRANSFERS='" + value + "' is not 0 or 1");
+  }();
+  return enabled;
+}
+}  // namespace
+
+void data_source::consider_pinning_locked(device_impl& device) {
+  state& st = *state_;
+  if (st.pin_decided || bytes_ < pin_min_bytes || st.moved_bytes < 2 * bytes_) return;
+  if (!holds_program_memory() || device.aliases_host_memory() || !pinning_enabled()) return;
+  st.pin_decided = true;
+  if (device.pin_host(host_, bytes_)) {
+    st.pinned_on = &device;
+    record_pin(device, bytes_);
   }
 }
 
@@ -295,13 +333,17 @@ void copy_replica_to_host(replica& from, std::byte* host_dst, std::size_t b, std
   record_transfer(*from.device, transfer_direction::device_to_host, e - b);
 }
 
-// Makes [b, e) valid in host memory, copying from whichever replica holds each stale byte.
+// Makes [b, e) valid in host memory, copying from whichever replica holds each stale byte;
+// before_copy(replica, bytes) runs before each copy.
+template <class BeforeCopy>
 void make_host_valid_locked(interval_set& host_valid, std::vector<replica>& replicas,
-                            std::byte* host, std::size_t b, std::size_t e) {
+                            std::byte* host, std::size_t b, std::size_t e,
+                            BeforeCopy&& before_copy) {
   for (const byte_range& gap : host_valid.gaps(b, e)) {
     for (replica& r : replicas) {
       for (const byte_range& part : r.valid.overlap(gap.begin, gap.end)) {
         if (host_valid.covers(part.begin, part.end)) continue;
+        before_copy(r, part.size());
         copy_replica_to_host(r, host + part.begin, part.begin, part.end);
         host_valid.add(part.begin, part.end);
       }
@@ -324,7 +366,11 @@ void* data_source::acquire_host(const footprint& fp, bool write) {
   state& st = *state_;
   std::byte* host = ensure_host_locked(host_, st.owned_host, bytes_);
   for (const byte_range& range : transfer_ranges(fp)) {
-    make_host_valid_locked(st.host_valid, st.replicas, host, range.begin, range.end);
+    make_host_valid_locked(st.host_valid, st.replicas, host, range.begin, range.end,
+                           [&](replica& from, std::size_t bytes) {
+                             consider_pinning_locked(*from.device);
+                             st.moved_bytes += bytes;
+                           });
   }
   if (write) {
     for_each_exact_run(fp, [&](std::size_t b, std::size_t e) {
@@ -351,7 +397,10 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
     if (!copied) target.order_write(queue);
     copied = true;
   };
-  for (const byte_range& range : transfer_ranges(fp)) {
+  // The common case in a loop of launches: the bytes are already valid on the target.
+  // Checked first without building any range list (a launch pays this once per view).
+  const bool already_valid = fp.contiguous() && target.valid.covers(fp.begin_byte(), fp.end_byte());
+  for (const byte_range& range : already_valid ? std::vector<byte_range>{} : transfer_ranges(fp)) {
     for (const byte_range& gap : target.valid.gaps(range.begin, range.end)) {
       // Bytes another device holds move directly between the devices where they can (peer
       // copies); otherwise they come through the host.
@@ -371,6 +420,8 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
               peers_read.push_back(&other);
             } else {
               std::byte* host = ensure_host_locked(host_, st.owned_host, bytes_);
+              consider_pinning_locked(*other.device);
+              st.moved_bytes += missing.size();
               copy_replica_to_host(other, host + missing.begin, missing.begin, missing.end);
               st.host_valid.add(missing.begin, missing.end);
             }
@@ -380,6 +431,8 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
       for (const byte_range& part : st.host_valid.overlap(gap.begin, gap.end)) {
         if (target.valid.covers(part.begin, part.end)) continue;
         before_first_copy();
+        consider_pinning_locked(device);
+        st.moved_bytes += part.size();
         queue.copy_host_to_device(dev + part.begin,
                                   static_cast<const std::byte*>(host_) + part.begin, part.size());
         record_transfer(device, transfer_direction::host_to_device, part.size());
@@ -410,8 +463,7 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
   return target.base;
 }
 
-void data_source::complete_kernel(queue_impl& queue, const footprint& /*fp*/, bool write,
-                                  const event_ptr& done) {
+void data_source::complete_kernel(queue_impl& queue, bool write, const event_ptr& done) {
   if (queue.device().aliases_host_memory()) return;
   std::lock_guard<std::mutex> lock(state_->mutex);
   replica* r = state_->find(queue.device());
@@ -516,7 +568,8 @@ void data_source::copy(data_source& from, std::size_t from_offset, data_source& 
     if (source_replica == nullptr) {
       // Spread over several places: gather it in the source's host memory first.
       std::byte* host = ensure_host_locked(from.host_, src.owned_host, from.bytes_);
-      make_host_valid_locked(src.host_valid, src.replicas, host, sb, se);
+      make_host_valid_locked(src.host_valid, src.replicas, host, sb, se,
+                             [](replica&, std::size_t) {});
     }
   }
   if (source_replica != nullptr) {

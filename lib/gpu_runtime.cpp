@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -237,6 +238,44 @@ class gpu_event final : public event_impl {
   api::event_t event_;
   std::shared_ptr<event_pool> pool_;
 };
+
+// ---- the program's memory, page-locked --------------------------------------------------
+
+// Ranges of the program's memory that pin_host page-locked (registration is process-wide and
+// for every device). Copies from or to them skip the staging ring: the DMA engine reads and
+// writes them directly, at pinned speed, without the CPU copying every byte once more.
+class pinned_host_ranges {
+ public:
+  void add(const void* host, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto begin = reinterpret_cast<std::uintptr_t>(host);
+    ranges_[begin] = begin + bytes;
+  }
+  void remove(const void* host) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ranges_.erase(reinterpret_cast<std::uintptr_t>(host));
+  }
+  bool contains(const void* host, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (ranges_.empty()) return false;
+    const auto begin = reinterpret_cast<std::uintptr_t>(host);
+    auto it = ranges_.upper_bound(begin);
+    if (it == ranges_.begin()) return false;
+    --it;
+    return it->first <= begin && begin + bytes <= it->second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::uintptr_t, std::uintptr_t> ranges_;  // begin -> end
+};
+
+pinned_host_ranges& pinned_ranges() {
+  // Leaked on purpose: sources destroyed during static destruction still unpin.
+  // NOLINTNEXTLINE(cppcoreguidelines-owning-memory)
+  static auto* ranges = new pinned_host_ranges();
+  return *ranges;
+}
 
 // ---- pinned staging ---------------------------------------------------------------------
 
@@ -533,6 +572,37 @@ class gpu_device final : public device_impl {
   }
   void set_peers(std::vector<int> peers) { peers_ = std::move(peers); }
 
+  bool pin_host(void* host, std::size_t bytes) noexcept override {
+    try {
+      make_current(ordinal_);
+    } catch (...) {
+      return false;
+    }
+    const error_t e = api::register_host(host, bytes);
+    if (e != success) {
+      // Memory the driver cannot lock (a mapped file, a range overlapping another
+      // registration): the copies stay staged.
+      discard_error(e);
+      return false;
+    }
+    try {
+      pinned_ranges().add(host, bytes);
+    } catch (...) {
+      discard_error(api::unregister_host(host));
+      return false;
+    }
+    return true;
+  }
+  void unpin_host(void* host) noexcept override {
+    try {
+      pinned_ranges().remove(host);
+      make_current(ordinal_);
+    } catch (...) {
+      return;
+    }
+    discard_error(api::unregister_host(host));
+  }
+
   int ordinal() const noexcept { return ordinal_; }
   event_pool& events() noexcept { return *events_; }
   const std::shared_ptr<event_pool>& events_ptr() const noexcept { return events_; }
@@ -559,13 +629,31 @@ gpu_queue::gpu_queue(gpu_device& device, queuing_mode mode)
 
 device_impl& gpu_queue::device() const noexcept { return device_; }
 
+// Page-locked memory is copied directly, and waited for: the caller may reuse or change the
+// host bytes once the call returns (as after a staged copy). Data sources pin only buffers of
+// at least data_source::pin_min_bytes, whose staged copies wait for earlier work on the
+// stream too (they need more than the ring's buffers), so waiting here costs no overlap.
 void gpu_queue::copy_host_to_device(void* device_dst, const void* host_src, std::size_t bytes) {
   make_current(ordinal_);
+  if (pinned_ranges().contains(host_src, bytes)) {
+    check(api::copy_to_device_async(device_dst, host_src, bytes, stream_),
+          "copy to device (" HIPAMP_GPU_API_PREFIX "MemcpyAsync)");
+    check(api::stream_synchronize(stream_),
+          "copy to device (" HIPAMP_GPU_API_PREFIX "StreamSynchronize)");
+    return;
+  }
   device_.staging().to_device(stream_, device_dst, host_src, bytes);
 }
 
 void gpu_queue::copy_device_to_host(void* host_dst, const void* device_src, std::size_t bytes) {
   make_current(ordinal_);
+  if (pinned_ranges().contains(host_dst, bytes)) {
+    check(api::copy_to_host_async(host_dst, device_src, bytes, stream_),
+          "copy to host (" HIPAMP_GPU_API_PREFIX "MemcpyAsync)");
+    check(api::stream_synchronize(stream_),
+          "copy to host (" HIPAMP_GPU_API_PREFIX "StreamSynchronize)");
+    return;
+  }
   device_.staging().to_host(stream_, host_dst, device_src, bytes);
 }
 

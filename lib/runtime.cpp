@@ -130,7 +130,7 @@ std::shared_ptr<device_impl> default_device(bool mark_used) {
 
 struct counters {
   std::atomic<std::uint64_t> h2d_bytes{0}, h2d_calls{0}, d2h_bytes{0}, d2h_calls{0}, d2d_bytes{0},
-      d2d_calls{0};
+      d2d_calls{0}, pinned_bytes{0}, pinned_buffers{0};
 };
 
 struct counter_table {
@@ -157,6 +157,8 @@ transfer_statistics read(const counters& c) {
   s.device_to_host_calls = c.d2h_calls.load();
   s.device_to_device_bytes = c.d2d_bytes.load();
   s.device_to_device_calls = c.d2d_calls.load();
+  s.pinned_bytes = c.pinned_bytes.load();
+  s.pinned_buffers = c.pinned_buffers.load();
   return s;
 }
 
@@ -195,6 +197,12 @@ void record_transfer(const device_impl& device, transfer_direction direction,
       ++c.d2d_calls;
       break;
   }
+}
+
+void record_pin(const device_impl& device, std::size_t bytes) noexcept {
+  counters& c = table().of(device);
+  c.pinned_bytes += bytes;
+  ++c.pinned_buffers;
 }
 
 std::string narrow_path(const std::wstring& w) { return narrow(w); }
@@ -336,6 +344,8 @@ transfer_statistics get_transfer_statistics() {
     sum.device_to_host_calls += s.device_to_host_calls;
     sum.device_to_device_bytes += s.device_to_device_bytes;
     sum.device_to_device_calls += s.device_to_device_calls;
+    sum.pinned_bytes += s.pinned_bytes;
+    sum.pinned_buffers += s.pinned_buffers;
   }
   return sum;
 }
@@ -350,6 +360,8 @@ void reset_transfer_statistics() noexcept {
     entry.second->d2h_calls = 0;
     entry.second->d2d_bytes = 0;
     entry.second->d2d_calls = 0;
+    entry.second->pinned_bytes = 0;
+    entry.second->pinned_buffers = 0;
   }
 }
 

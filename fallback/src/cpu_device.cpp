@@ -65,6 +65,11 @@ class cpu_device final : public device_impl, public std::enable_shared_from_this
   }
   // Emulated discrete devices play GPUs with peer access to each other: their memory is all
   // host memory, so one's queue can read another's replica directly.
+  // The emulated discrete device takes pin requests as a GPU does (its copies are memcpy
+  // either way), so the pinning policy and its counters run in GPU-less test runs too.
+  bool pin_host(void* /*host*/, std::size_t /*bytes*/) noexcept override {
+    return kind_ == device_kind::discrete_emulator;
+  }
   bool copies_directly_from(const device_impl& source) const noexcept override {
     return kind_ == device_kind::discrete_emulator &&
            source.kind() == device_kind::discrete_emulator && &source != this &&

@@ -104,6 +104,12 @@ class device_impl {
   // move from `source` to the host and from there to this device, and the transfer
   // counters show both legs.
   virtual bool copies_directly_from(const device_impl& /*source*/) const noexcept { return false; }
+  // Page-locks [host, host + bytes) of the program's memory so that this device's copies
+  // from and to it run by DMA without staging; false where the device cannot (the CPU
+  // devices, or a failed registration). data_source asks for it for large buffers it moves
+  // again and again, and calls unpin_host before the memory may be freed.
+  virtual bool pin_host(void* /*host*/, std::size_t /*bytes*/) noexcept { return false; }
+  virtual void unpin_host(void* /*host*/) noexcept {}
   // True when device pointers are host pointers (the CPU device): views alias host memory.
   bool aliases_host_memory() const noexcept { return kind() == device_kind::cpu; }
   // True when kernels run on the CPU executor.

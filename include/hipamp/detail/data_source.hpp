@@ -3,9 +3,14 @@
 // of the source shares it. DESIGN.md, "array_view: lazy coherence", states the rules.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstddef>
+#include <initializer_list>
+#include <iterator>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include <hipamp/config.hpp>
@@ -13,12 +18,58 @@
 
 namespace hipamp::detail {
 
+// Per-dimension numbers of a footprint. Every launch builds one footprint per captured view,
+// so ranks up to 4 live inline: with two std::vectors, the allocations were the largest part
+// of a launch's cost per view (a profile of 4-view launches: malloc and free 35%).
+class dim_vector {
+ public:
+  static constexpr std::size_t inline_rank = 4;
+  dim_vector() = default;
+  dim_vector(std::initializer_list<std::ptrdiff_t> values) { assign(values.begin(), values.end()); }
+  dim_vector& operator=(std::initializer_list<std::ptrdiff_t> values) {
+    assign(values.begin(), values.end());
+    return *this;
+  }
+  void assign(std::size_t n, std::ptrdiff_t value) {
+    resize(n);
+    std::fill(data(), data() + n, value);
+  }
+  template <class It, class = std::enable_if_t<!std::is_integral<It>::value>>
+  void assign(It first, It last) {
+    resize(static_cast<std::size_t>(std::distance(first, last)));
+    std::copy(first, last, data());
+  }
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  std::ptrdiff_t& operator[](std::size_t d) noexcept { return data()[d]; }
+  std::ptrdiff_t operator[](std::size_t d) const noexcept { return data()[d]; }
+  std::ptrdiff_t* data() noexcept { return size_ <= inline_rank ? inline_.data() : heap_.data(); }
+  const std::ptrdiff_t* data() const noexcept {
+    return size_ <= inline_rank ? inline_.data() : heap_.data();
+  }
+  const std::ptrdiff_t* begin() const noexcept { return data(); }
+  const std::ptrdiff_t* end() const noexcept { return data() + size_; }
+
+ private:
+  void resize(std::size_t n) {
+    if (n > inline_rank) {
+      heap_.assign(n, 0);
+    } else {
+      heap_.clear();
+    }
+    size_ = n;
+  }
+  std::array<std::ptrdiff_t, inline_rank> inline_{};
+  std::vector<std::ptrdiff_t> heap_;  // ranks above inline_rank only
+  std::size_t size_ = 0;
+};
+
 // Where a view lies inside its source, in elements; enough to list its exact byte runs.
 struct footprint {
   std::size_t element_size = 0;
-  std::size_t offset = 0;              // first element, from the source's base
-  std::vector<std::ptrdiff_t> extent;  // per dimension
-  std::vector<std::ptrdiff_t> stride;  // per dimension, in elements; the last is 1
+  std::size_t offset = 0;  // first element, from the source's base
+  dim_vector extent;       // per dimension
+  dim_vector stride;       // per dimension, in elements; the last is 1
   std::size_t begin_byte() const noexcept;
   std::size_t end_byte() const noexcept;
   bool contiguous() const noexcept;
@@ -53,8 +104,9 @@ class data_source {
   // Makes the footprint valid on the queue's device (copying in only stale bytes unless
   // `discard`), orders the queue after earlier writers, and returns the device base address.
   void* acquire_for_kernel(queue_impl& queue, const footprint& fp, bool write);
-  // Records the launch that used the footprint, so later users wait for exactly it.
-  void complete_kernel(queue_impl& queue, const footprint& fp, bool write, const event_ptr& done);
+  // Records the launch that used the source (read, or possibly written), so later users wait
+  // for exactly it.
+  void complete_kernel(queue_impl& queue, bool write, const event_ptr& done);
 
   // Makes the footprint valid in host memory (waiting only for its writers) and returns the
   // host base address; `write` makes the host the only valid copy of those bytes.
@@ -84,9 +136,22 @@ class data_source {
   // many bytes go as one copy (one call costs about as much as moving this much data).
   static constexpr std::size_t merge_gap_bytes = std::size_t{64} * 1024;
 
+  // The program's memory under a source of at least this size is page-locked (pinned) on the
+  // GPU once the source has moved, in all, twice as many bytes as it holds and is about to
+  // move again: a buffer transferred over and over then moves at the DMA engine's pinned
+  // speed instead of being staged by the CPU (0.4-0.8x of it on the H100/H200 machines),
+  // while a program that copies a buffer in once and out once never pays for the pinning.
+  // From this size on, a staged copy fills the whole staging ring and so waits for earlier
+  // work on its stream as a direct copy does. HIPAMP_PIN_TRANSFERS=0 turns pinning off.
+  static constexpr std::size_t pin_min_bytes = std::size_t{64} << 20;
+
  private:
   struct state;
   data_source(std::size_t bytes, void* host, std::shared_ptr<queue_impl> home);
+  // Under state::mutex, before bytes move between the host and `device`: pins the program's
+  // memory on it if the policy above says so (decided at most once per source).
+  void consider_pinning_locked(device_impl& device);
+  bool holds_program_memory() const noexcept;
   ~data_source();
 
   std::atomic<int> refs_{1};

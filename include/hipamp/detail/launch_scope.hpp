@@ -4,6 +4,7 @@
 // data valid on the target and points the copies at the target's memory.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -14,9 +15,10 @@ namespace hipamp::detail {
 
 class launch_scope {
  public:
+  // What completing the launch needs of each captured view: its source, and whether the
+  // kernel may write it (the footprint only matters when the data is made valid, at bind).
   struct binding {
     data_source* source = nullptr;
-    footprint where;
     bool write = false;
   };
 
@@ -31,7 +33,7 @@ class launch_scope {
   // Makes the view's data valid on the target now and returns the source's base address
   // there. Takes no pointer to the view: a kernel copy whose address never escapes lets the
   // compiler prove its views' host checks loop-invariant on the CPU device.
-  void* bind(data_source* source, footprint where, bool write);
+  void* bind(data_source* source, const footprint& where, bool write);
   // Ends capturing.
   void close() noexcept;
   // Records the launch's completion event on every source it touched. A null `done` means
@@ -43,7 +45,20 @@ class launch_scope {
   queue_impl& queue_;
   launch_scope* previous_;
   bool open_ = true;
-  std::vector<binding> bindings_;
+  // Most kernels capture a few views: those bindings live inline, so a launch allocates
+  // nothing for them; more spill into the vector.
+  static constexpr std::size_t inline_bindings = 8;
+  std::array<binding, inline_bindings> first_bindings_{};
+  std::size_t binding_count_ = 0;
+  std::vector<binding> more_bindings_;
+
+  template <class F>
+  void for_each_binding(F&& f) {
+    const std::size_t inline_count =
+        binding_count_ < inline_bindings ? binding_count_ : inline_bindings;
+    for (std::size_t i = 0; i < inline_count; ++i) f(first_bindings_[i]);
+    for (binding& b : more_bindings_) f(b);
+  }
 };
 
 // Set by the CPU executor while it copies an already-bound kernel for one worker thread:

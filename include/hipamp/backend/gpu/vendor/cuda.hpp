@@ -113,6 +113,11 @@ inline error_t malloc_pinned(void** p, std::size_t bytes) noexcept {
   return cudaHostAlloc(p, bytes, cudaHostAllocPortable);
 }
 inline error_t free_pinned(void* p) noexcept { return cudaFreeHost(p); }
+// Page-locks memory the program allocated (for every device), so DMA reads and writes it.
+inline error_t register_host(void* p, std::size_t bytes) noexcept {
+  return cudaHostRegister(p, bytes, cudaHostRegisterPortable);
+}
+inline error_t unregister_host(void* p) noexcept { return cudaHostUnregister(p); }
 
 // ---- streams and events ---------------------------------------------------------------------
 

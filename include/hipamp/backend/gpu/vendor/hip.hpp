@@ -106,6 +106,11 @@ inline error_t malloc_pinned(void** p, std::size_t bytes) noexcept {
   return hipHostMalloc(p, bytes, hipHostMallocPortable);
 }
 inline error_t free_pinned(void* p) noexcept { return hipHostFree(p); }
+// Page-locks memory the program allocated (for every device), so DMA reads and writes it.
+inline error_t register_host(void* p, std::size_t bytes) noexcept {
+  return hipHostRegister(p, bytes, hipHostRegisterPortable);
+}
+inline error_t unregister_host(void* p) noexcept { return hipHostUnregister(p); }
 
 // ---- streams and events ---------------------------------------------------------------------
 
