@@ -91,6 +91,7 @@ struct cudaDeviceProp {
   int minor = 0;
 };
 inline constexpr unsigned cudaHostAllocPortable = 1;
+inline constexpr unsigned cudaHostRegisterPortable = 1;
 inline constexpr unsigned cudaStreamNonBlocking = 1;
 inline constexpr unsigned cudaEventDisableTiming = 2;
 const char* cudaGetErrorName(cudaError_t);
@@ -105,6 +106,8 @@ cudaError_t cudaFree(void*);
 cudaError_t cudaMemcpyAsync(void*, const void*, std::size_t, cudaMemcpyKind, cudaStream_t);
 cudaError_t cudaHostAlloc(void**, std::size_t, unsigned);
 cudaError_t cudaFreeHost(void*);
+cudaError_t cudaHostRegister(void*, std::size_t, unsigned);
+cudaError_t cudaHostUnregister(void*);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned);
 cudaError_t cudaStreamDestroy(cudaStream_t);
 cudaError_t cudaStreamSynchronize(cudaStream_t);
