@@ -380,7 +380,8 @@ void* data_source::acquire_host(const footprint& fp, bool write) {
   return host_;
 }
 
-void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bool write) {
+void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bool write,
+                                      const event_ptr& marker) {
   device_impl& device = queue.device();
   if (device.aliases_host_memory()) {
     void* base = acquire_host(fp, write);
@@ -457,6 +458,17 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
     });
   } else {
     target.order_read(queue);
+  }
+  // The launch's marker stands for the kernel from now on (launch_scope::complete calls no
+  // complete_kernel for it): a later launch on this queue that binds these views again
+  // replaces it before queuing anything, so a queue need record no event for a launch that
+  // nobody else waits for.
+  if (marker) {
+    if (write) {
+      target.note_write(queue, marker);
+    } else {
+      target.note_read(queue, marker);
+    }
   }
   // The host's claim changed (it now shares or lost these bytes): host views re-check.
   host_epoch_.fetch_add(1, std::memory_order_acq_rel);

@@ -11,13 +11,26 @@ launch_scope::launch_scope(queue_impl& queue) : queue_(queue), previous_(open_sc
 
 launch_scope::~launch_scope() {
   if (open_) open_scope = previous_;
+  if (marker_ && !ended_) {
+    // The launch failed after binding: its views already name the marker, which must still
+    // come to stand for a point after any work the launch did queue.
+    try {
+      queue_.end_launch(marker_);
+    } catch (...) {
+      // The queue is lost; waiting for the marker reports that.
+    }
+  }
   for_each_binding([](binding& b) { b.source->release(); });
 }
 
 launch_scope* launch_scope::current() noexcept { return open_scope; }
 
 void* launch_scope::bind(data_source* source, const footprint& where, bool write) {
-  void* base = source->acquire_for_kernel(queue_, where, write);
+  if (!marker_asked_) {
+    marker_ = queue_.begin_launch();
+    marker_asked_ = true;
+  }
+  void* base = source->acquire_for_kernel(queue_, where, write, marker_);
   source->retain();  // the launch keeps every source alive until it completes
   if (binding_count_ < inline_bindings) {
     first_bindings_[binding_count_] = binding{source, write};
@@ -35,6 +48,13 @@ void launch_scope::close() noexcept {
 
 void launch_scope::complete(const event_ptr& done) {
   if (binding_count_ == 0) return;
+  if (marker_) {
+    // The views noted the marker at bind; it now stands for the queued work (or for `done`).
+    if (done) queue_.resolve_launch(marker_, done);
+    ended_ = true;
+    queue_.end_launch(marker_);
+    return;
+  }
   // GPU launches return no event (recording one costs as much as the launch); launches that
   // captured views need one so later users wait for exactly this work.
   const event_ptr event = done ? done : queue_.record();

@@ -54,6 +54,16 @@ class queue_impl {
   virtual void copy_device_to_device(void* dst, const void* src, std::size_t bytes) = 0;
   virtual void wait_for(const event_ptr& event) = 0;
   virtual event_ptr record() = 0;
+  // Launch markers (a GPU queue's way to avoid recording an event after every launch): the
+  // event that will stand for the work the launch being bound is about to queue here, noted
+  // on its views at bind, before that work is queued; null where the queue records an event
+  // after each launch instead (the CPU devices). end_launch says the launch has queued its
+  // work, or given up without queuing any.
+  virtual event_ptr begin_launch() { return nullptr; }
+  virtual void end_launch(const event_ptr& /*marker*/) {}
+  // The marker stands for an event the launch's device code returned (work it did not just
+  // queue here, such as host-side steps): waiting for the marker waits for `done`.
+  virtual void resolve_launch(const event_ptr& /*marker*/, const event_ptr& /*done*/) {}
   virtual void flush() = 0;
   virtual void wait() = 0;
   // cudaStream_t / hipStream_t on a GPU, null on the CPU device.

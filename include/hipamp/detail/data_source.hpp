@@ -103,7 +103,10 @@ class data_source {
 
   // Makes the footprint valid on the queue's device (copying in only stale bytes unless
   // `discard`), orders the queue after earlier writers, and returns the device base address.
-  void* acquire_for_kernel(queue_impl& queue, const footprint& fp, bool write);
+  // A non-null `marker` (queue_impl::begin_launch) is noted as the kernel's use right away,
+  // and complete_kernel is not called for it.
+  void* acquire_for_kernel(queue_impl& queue, const footprint& fp, bool write,
+                           const event_ptr& marker = nullptr);
   // Records the launch that used the source (read, or possibly written), so later users wait
   // for exactly it.
   void complete_kernel(queue_impl& queue, bool write, const event_ptr& done);

@@ -45,6 +45,11 @@ class launch_scope {
   queue_impl& queue_;
   launch_scope* previous_;
   bool open_ = true;
+  // The queue's launch marker (queue_impl::begin_launch), asked for at the first bind; null
+  // where the queue records an event after each launch instead.
+  event_ptr marker_;
+  bool marker_asked_ = false;
+  bool ended_ = false;
   // Most kernels capture a few views: those bindings live inline, so a launch allocates
   // nothing for them; more spill into the vector.
   static constexpr std::size_t inline_bindings = 8;
