@@ -11,15 +11,22 @@ launch_scope::launch_scope(queue_impl& queue) : queue_(queue), previous_(open_sc
 
 launch_scope::~launch_scope() {
   if (open_) open_scope = previous_;
-  for (binding& b : bindings_) b.source->release();
+  for_each_binding([](binding& b) { b.source->release(); });
 }
 
 launch_scope* launch_scope::current() noexcept { return open_scope; }
 
 void* launch_scope::bind(data_source* source, footprint where, bool write) {
   void* base = source->acquire_for_kernel(queue_, where, write);
-  source->retain();  // the launch keeps every source alive until it completes
-  bindings_.push_back(binding{source, std::move(where), write});
+  if (count_ < inline_bindings) {
+    inline_[count_] = binding{source, std::move(where), write};
+  } else {
+    more_.push_back(binding{source, std::move(where), write});
+  }
+  ++count_;
+  // Only once recorded (the push may throw), since the destructor releases what it recorded:
+  // the launch keeps every source alive until it completes.
+  source->retain();
   return base;
 }
 
@@ -29,11 +36,12 @@ void launch_scope::close() noexcept {
 }
 
 void launch_scope::complete(const event_ptr& done) {
-  if (bindings_.empty()) return;
+  if (count_ == 0) return;
   // GPU launches return no event (recording one costs as much as the launch); launches that
   // captured views need one so later users wait for exactly this work.
   const event_ptr event = done ? done : queue_.record();
-  for (binding& b : bindings_) b.source->complete_kernel(queue_, b.where, b.write, event);
+  for_each_binding(
+      [&](binding& b) { b.source->complete_kernel(queue_, b.where, b.write, event); });
 }
 
 }  // namespace hipamp::detail

@@ -3,8 +3,10 @@
 // of the source shares it. DESIGN.md, "array_view: lazy coherence", states the rules.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -13,12 +15,80 @@
 
 namespace hipamp::detail {
 
+// One value per dimension of a footprint. Ranks up to inline_rank live inside the object and
+// higher ranks on the heap: every launch builds one footprint per captured view, and with two
+// std::vectors each that was four heap allocations (and frees) per view per launch, the
+// largest part of the CPU device's per-launch cost (issue 19's profile).
+class dim_values {
+ public:
+  static constexpr std::size_t inline_rank = 4;
+
+  dim_values() noexcept = default;
+  dim_values(std::initializer_list<std::ptrdiff_t> values) { assign(values.begin(), values.end()); }
+  dim_values(const dim_values& other) { assign(other.begin(), other.end()); }
+  dim_values(dim_values&& other) noexcept
+      : heap_(std::move(other.heap_)), size_(other.size_) {
+    std::copy(other.inline_, other.inline_ + inline_rank, inline_);
+    other.heap_.clear();
+    other.size_ = 0;
+  }
+  dim_values& operator=(const dim_values& other) {
+    if (this != &other) assign(other.begin(), other.end());
+    return *this;
+  }
+  dim_values& operator=(dim_values&& other) noexcept {
+    if (this != &other) {
+      heap_ = std::move(other.heap_);
+      std::copy(other.inline_, other.inline_ + inline_rank, inline_);
+      size_ = other.size_;
+      other.heap_.clear();
+      other.size_ = 0;
+    }
+    return *this;
+  }
+  ~dim_values() = default;
+
+  void assign(std::size_t count, std::ptrdiff_t value) {
+    resize(count);
+    std::fill(begin(), end(), value);
+  }
+  void assign(const std::ptrdiff_t* first, const std::ptrdiff_t* last) {
+    resize(static_cast<std::size_t>(last - first));
+    std::copy(first, last, begin());
+  }
+
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  std::ptrdiff_t* begin() noexcept { return size_ <= inline_rank ? inline_ : heap_.data(); }
+  const std::ptrdiff_t* begin() const noexcept {
+    return size_ <= inline_rank ? inline_ : heap_.data();
+  }
+  std::ptrdiff_t* end() noexcept { return begin() + size_; }
+  const std::ptrdiff_t* end() const noexcept { return begin() + size_; }
+  std::ptrdiff_t& operator[](std::size_t d) noexcept { return begin()[d]; }
+  std::ptrdiff_t operator[](std::size_t d) const noexcept { return begin()[d]; }
+
+ private:
+  void resize(std::size_t count) {
+    if (count > inline_rank) {
+      heap_.resize(count);
+    } else {
+      heap_.clear();
+    }
+    size_ = count;
+  }
+
+  std::ptrdiff_t inline_[inline_rank] = {};
+  std::vector<std::ptrdiff_t> heap_;  // the values when size_ > inline_rank
+  std::size_t size_ = 0;
+};
+
 // Where a view lies inside its source, in elements; enough to list its exact byte runs.
 struct footprint {
   std::size_t element_size = 0;
-  std::size_t offset = 0;              // first element, from the source's base
-  std::vector<std::ptrdiff_t> extent;  // per dimension
-  std::vector<std::ptrdiff_t> stride;  // per dimension, in elements; the last is 1
+  std::size_t offset = 0;  // first element, from the source's base
+  dim_values extent;       // per dimension
+  dim_values stride;       // per dimension, in elements; the last is 1
   std::size_t begin_byte() const noexcept;
   std::size_t end_byte() const noexcept;
   bool contiguous() const noexcept;
@@ -179,7 +249,8 @@ void footprint::for_each_run(F&& f) const {
     --inner;
     run *= extent[inner];
   }
-  std::vector<std::ptrdiff_t> idx(static_cast<std::size_t>(inner), 0);
+  dim_values idx;
+  idx.assign(static_cast<std::size_t>(inner), 0);
   for (;;) {
     auto first = static_cast<std::ptrdiff_t>(offset);
     for (int d = 0; d < inner; ++d) first += idx[d] * stride[d];

@@ -40,10 +40,22 @@ class launch_scope {
   queue_impl& queue() const noexcept { return queue_; }
 
  private:
+  template <class F>
+  void for_each_binding(F&& f) {
+    const std::size_t here = count_ < inline_bindings ? count_ : inline_bindings;
+    for (std::size_t i = 0; i < here; ++i) f(inline_[i]);
+    for (binding& b : more_) f(b);
+  }
+
   queue_impl& queue_;
   launch_scope* previous_;
   bool open_ = true;
-  std::vector<binding> bindings_;
+  // The first few bindings live in the scope itself: a launch is on the CPU device's critical
+  // path, and a heap allocation per launch (two as the vector grew) showed in its profile.
+  static constexpr std::size_t inline_bindings = 4;
+  std::size_t count_ = 0;
+  binding inline_[inline_bindings];
+  std::vector<binding> more_;  // bindings past the first inline_bindings
 };
 
 // Set by the CPU executor while it copies an already-bound kernel for one worker thread:
