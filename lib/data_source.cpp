@@ -221,6 +221,17 @@ void data_source::consider_pinning_locked(device_impl& device) {
 }
 
 void data_source::release() noexcept {
+  // Not the last reference: drop it without the registry lock. Every view passed or captured by
+  // value comes here (twice per view per launch), and the lock is global. Safe against
+  // create_over_host reviving the source: only a release that may reach zero takes the lock
+  // below, and this one leaves at least one reference.
+  int refs = refs_.load(std::memory_order_relaxed);
+  while (refs > 1) {
+    if (refs_.compare_exchange_weak(refs, refs - 1, std::memory_order_acq_rel,
+                                    std::memory_order_relaxed)) {
+      return;
+    }
+  }
   if (registered_) {
     // Unregister under the registry lock so a concurrent lookup cannot revive this source.
     host_source_registry& reg = registry();
@@ -364,6 +375,14 @@ void* data_source::device_base(device_impl& device) {
 void* data_source::acquire_host(const footprint& fp, bool write) {
   std::lock_guard<std::mutex> lock(state_->mutex);
   state& st = *state_;
+  // The CPU device's every launch and host sync comes here. When no device holds a replica and
+  // host memory holds the footprint's whole span, there is nothing to copy in and no device
+  // copy to invalidate: the walk below would only list the footprint's runs (one per row of a
+  // section, allocating) to find that out. O(rank) instead of O(rows).
+  if (st.replicas.empty() && host_ != nullptr &&
+      st.host_valid.covers(fp.begin_byte(), fp.end_byte())) {
+    return host_;
+  }
   std::byte* host = ensure_host_locked(host_, st.owned_host, bytes_);
   for (const byte_range& range : transfer_ranges(fp)) {
     make_host_valid_locked(st.host_valid, st.replicas, host, range.begin, range.end,

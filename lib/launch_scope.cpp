@@ -31,13 +31,15 @@ void* launch_scope::bind(data_source* source, const footprint& where, bool write
     marker_asked_ = true;
   }
   void* base = source->acquire_for_kernel(queue_, where, write, marker_);
-  source->retain();  // the launch keeps every source alive until it completes
   if (binding_count_ < inline_bindings) {
     first_bindings_[binding_count_] = binding{source, write};
   } else {
     more_bindings_.push_back(binding{source, write});
   }
   ++binding_count_;
+  // Only once recorded (the push may throw), since the destructor releases what it recorded:
+  // the launch keeps every source alive until it completes.
+  source->retain();
   return base;
 }
 

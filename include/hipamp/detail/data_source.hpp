@@ -4,11 +4,9 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstddef>
 #include <initializer_list>
-#include <iterator>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -18,49 +16,70 @@
 
 namespace hipamp::detail {
 
-// Per-dimension numbers of a footprint. Every launch builds one footprint per captured view,
-// so ranks up to 4 live inline: with two std::vectors, the allocations were the largest part
-// of a launch's cost per view (a profile of 4-view launches: malloc and free 35%).
-class dim_vector {
+// One value per dimension of a footprint. Ranks up to inline_rank live inside the object and
+// higher ranks on the heap: every launch builds one footprint per captured view, and with two
+// std::vectors each that was four heap allocations (and frees) per view per launch, the
+// largest part of the CPU device's per-launch cost (issue 19's profile).
+class dim_values {
  public:
   static constexpr std::size_t inline_rank = 4;
-  dim_vector() = default;
-  dim_vector(std::initializer_list<std::ptrdiff_t> values) { assign(values.begin(), values.end()); }
-  dim_vector& operator=(std::initializer_list<std::ptrdiff_t> values) {
-    assign(values.begin(), values.end());
+
+  dim_values() noexcept = default;
+  dim_values(std::initializer_list<std::ptrdiff_t> values) { assign(values.begin(), values.end()); }
+  dim_values(const dim_values& other) { assign(other.begin(), other.end()); }
+  dim_values(dim_values&& other) noexcept : heap_(std::move(other.heap_)), size_(other.size_) {
+    std::copy(other.inline_, other.inline_ + inline_rank, inline_);
+    other.heap_.clear();
+    other.size_ = 0;
+  }
+  dim_values& operator=(const dim_values& other) {
+    if (this != &other) assign(other.begin(), other.end());
     return *this;
   }
-  void assign(std::size_t n, std::ptrdiff_t value) {
-    resize(n);
-    std::fill(data(), data() + n, value);
+  dim_values& operator=(dim_values&& other) noexcept {
+    if (this != &other) {
+      heap_ = std::move(other.heap_);
+      std::copy(other.inline_, other.inline_ + inline_rank, inline_);
+      size_ = other.size_;
+      other.heap_.clear();
+      other.size_ = 0;
+    }
+    return *this;
   }
-  template <class It, class = std::enable_if_t<!std::is_integral<It>::value>>
-  void assign(It first, It last) {
-    resize(static_cast<std::size_t>(std::distance(first, last)));
-    std::copy(first, last, data());
+  ~dim_values() = default;
+
+  void assign(std::size_t count, std::ptrdiff_t value) {
+    resize(count);
+    std::fill(begin(), end(), value);
   }
+  void assign(const std::ptrdiff_t* first, const std::ptrdiff_t* last) {
+    resize(static_cast<std::size_t>(last - first));
+    std::copy(first, last, begin());
+  }
+
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
-  std::ptrdiff_t& operator[](std::size_t d) noexcept { return data()[d]; }
-  std::ptrdiff_t operator[](std::size_t d) const noexcept { return data()[d]; }
-  std::ptrdiff_t* data() noexcept { return size_ <= inline_rank ? inline_.data() : heap_.data(); }
-  const std::ptrdiff_t* data() const noexcept {
-    return size_ <= inline_rank ? inline_.data() : heap_.data();
+  std::ptrdiff_t* begin() noexcept { return size_ <= inline_rank ? inline_ : heap_.data(); }
+  const std::ptrdiff_t* begin() const noexcept {
+    return size_ <= inline_rank ? inline_ : heap_.data();
   }
-  const std::ptrdiff_t* begin() const noexcept { return data(); }
-  const std::ptrdiff_t* end() const noexcept { return data() + size_; }
+  std::ptrdiff_t* end() noexcept { return begin() + size_; }
+  const std::ptrdiff_t* end() const noexcept { return begin() + size_; }
+  std::ptrdiff_t& operator[](std::size_t d) noexcept { return begin()[d]; }
+  std::ptrdiff_t operator[](std::size_t d) const noexcept { return begin()[d]; }
 
  private:
-  void resize(std::size_t n) {
-    if (n > inline_rank) {
-      heap_.assign(n, 0);
+  void resize(std::size_t count) {
+    if (count > inline_rank) {
+      heap_.resize(count);
     } else {
       heap_.clear();
     }
-    size_ = n;
+    size_ = count;
   }
-  std::array<std::ptrdiff_t, inline_rank> inline_{};
-  std::vector<std::ptrdiff_t> heap_;  // ranks above inline_rank only
+
+  std::ptrdiff_t inline_[inline_rank] = {};
+  std::vector<std::ptrdiff_t> heap_;  // the values when size_ > inline_rank
   std::size_t size_ = 0;
 };
 
@@ -68,8 +87,8 @@ class dim_vector {
 struct footprint {
   std::size_t element_size = 0;
   std::size_t offset = 0;  // first element, from the source's base
-  dim_vector extent;       // per dimension
-  dim_vector stride;       // per dimension, in elements; the last is 1
+  dim_values extent;       // per dimension
+  dim_values stride;       // per dimension, in elements; the last is 1
   std::size_t begin_byte() const noexcept;
   std::size_t end_byte() const noexcept;
   bool contiguous() const noexcept;
@@ -247,7 +266,8 @@ void footprint::for_each_run(F&& f) const {
     --inner;
     run *= extent[inner];
   }
-  std::vector<std::ptrdiff_t> idx(static_cast<std::size_t>(inner), 0);
+  dim_values idx;
+  idx.assign(static_cast<std::size_t>(inner), 0);
   for (;;) {
     auto first = static_cast<std::ptrdiff_t>(offset);
     for (int d = 0; d < inner; ++d) first += idx[d] * stride[d];

@@ -17,9 +17,12 @@ using chunk_function = void (*)(const void* context, std::size_t begin, std::siz
 
 // Calls fn(context, begin, end) on disjoint ranges covering [0, total), in parallel on the
 // CPU device's threads, and rethrows the first exception a range raised. `serial`: one call
-// fn(context, 0, total) on the calling thread (the reference device).
+// fn(context, 0, total) on the calling thread (the reference device). `grain`: range
+// boundaries fall on multiples of it (a row of a 2-D domain, so that each thread walks whole
+// rows as a hand-written `omp parallel for` over rows does) wherever every range still gets
+// many grains; when there are too few, ranges of equal size win over whole grains.
 void parallel_chunks(std::size_t total, std::size_t min_chunk, chunk_function fn,
-                     const void* context, bool serial = false);
+                     const void* context, bool serial = false, std::size_t grain = 1);
 // Threads the CPU device runs on (OMP_NUM_THREADS or the core count; 1 without OpenMP).
 int thread_count() noexcept;
 
@@ -104,8 +107,12 @@ template <int N, class Kernel>
 void run_simple(const extent<N>& domain, const Kernel& kernel,
                 const cpu_launch_options& options = {}) {
   const detail::simple_launch<N, Kernel> launch{domain, &kernel, options.check_bounds};
+  // Threads split rank >= 2 domains at row starts (no row shared by two threads, so no partial
+  // rows with their scalar remainders and no cache line written by two threads at a seam) and
+  // rank-1 domains at multiples of 16 elements (a 64-byte line of 4-byte elements).
+  const std::size_t grain = N >= 2 ? static_cast<std::size_t>(domain[N - 1]) : 16;
   parallel_chunks(hipamp::detail::element_count(domain), 4096,
-                  &detail::simple_launch<N, Kernel>::run, &launch, options.serial);
+                  &detail::simple_launch<N, Kernel>::run, &launch, options.serial, grain);
 }
 
 // The simple model on the CPU device; the work is done when this returns.
