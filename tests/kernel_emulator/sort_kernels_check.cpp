@@ -94,6 +94,47 @@ void check_paper_keys(unsigned length) {
   report("8-byte key-index elements", length, 1, ok);
 }
 
+// The merge sort (tiles, then merge passes through a scratch buffer): unstable keys must equal
+// std::stable_sort's; the stable variant must equal it with every element's original index.
+void check_merge_keys(unsigned length, std::uint32_t distinct) {
+  std::vector<std::uint32_t> data = random_rows(length, 1, length, distinct);
+  std::vector<std::uint32_t> expected = data;
+  std::stable_sort(expected.begin(), expected.end());
+  std::vector<std::uint32_t> scratch(length, 0xdeadbeefu);
+  gk::merge_sort<std::uint32_t, false>(data.data(), scratch.data(), length, less_u32{}, nullptr);
+  report("merge sort, u32 keys", length, 1, data == expected);
+}
+struct tagged {  // 12 bytes, sorted by y only: ties everywhere, x tells the original order
+  float z;
+  unsigned y;
+  unsigned x;
+};
+struct by_y {
+  bool operator()(const tagged& a, const tagged& b) const { return a.y < b.y; }
+};
+struct by_y_descending {
+  bool operator()(const tagged& a, const tagged& b) const { return a.y > b.y; }
+};
+template <bool Stable, class Less>
+void check_merge_tagged(unsigned length, unsigned distinct, const char* what) {
+  std::vector<tagged> data(length);
+  for (unsigned i = 0; i < length; ++i) data[i] = {float(rng() % 100), unsigned(rng() % distinct), i};
+  std::vector<tagged> expected = data;
+  std::stable_sort(expected.begin(), expected.end(), Less{});
+  std::vector<tagged> scratch(length);
+  gk::merge_sort<tagged, Stable>(data.data(), scratch.data(), length, Less{}, nullptr);
+  bool ok = true;
+  if (Stable) {
+    for (unsigned i = 0; i < length; ++i) ok = ok && data[i].x == expected[i].x;
+  } else {
+    ok = std::is_sorted(data.begin(), data.end(), Less{});
+    std::vector<int> seen(length, 0);
+    for (const tagged& e : data) ok = ok && e.x < length && !seen[e.x]++;
+    for (unsigned i = 0; i < length; ++i) ok = ok && data[i].y == expected[i].y;
+  }
+  report(what, length, 1, ok);
+}
+
 }  // namespace
 
 int main() {
@@ -107,6 +148,21 @@ int main() {
   check_keys(2 * tile, 2, 2 * tile + 11);
   for (unsigned n : {1000u, tile + 1, 5 * tile + 77}) check_stable_pairs(n);
   for (unsigned n : {4095u, 4096u, 4097u, 50000u}) check_paper_keys(n);
+  // Merge sort: around the tile (one pass or none), odd sizes, several passes (odd and even
+  // counts: the tile pass writes to the scratch buffer or in place), many duplicates.
+  constexpr unsigned merge_tile = 1u << gk::merge_sort_log2_tile<std::uint32_t, false>();
+  for (unsigned n : {2u, 3u, 1000u, merge_tile - 1, merge_tile, merge_tile + 1, 2 * merge_tile,
+                     2 * merge_tile + 1, 3 * merge_tile + 17, 4 * merge_tile + 1, 8 * merge_tile - 1,
+                     100003u}) {
+    check_merge_keys(n, n / 3 + 2);
+    check_merge_keys(n, 3);
+  }
+  constexpr unsigned pair_tile = 1u << gk::merge_sort_log2_tile<tagged, true>();
+  for (unsigned n : {5u, pair_tile - 1, pair_tile + 1, 3 * pair_tile + 5, 9 * pair_tile + 1, 70001u}) {
+    check_merge_tagged<true, by_y>(n, 5, "stable merge sort, 12-byte by y");
+    check_merge_tagged<true, by_y_descending>(n, 40, "stable merge sort, descending");
+    check_merge_tagged<false, by_y>(n, 1000, "merge sort, 12-byte by y");
+  }
   std::printf("%s\n",
               failures == 0 ? "all sort kernel checks passed" : "SORT KERNEL CHECKS FAILED");
   return failures == 0 ? 0 : 1;

@@ -10,6 +10,10 @@
 //  - global_round_kernel: the bits >= log2 S of a stage, up to K network levels per pass,
 //    each thread loading its 2^K elements once, exchanging in registers, storing once.
 //  Only tiles and groups that hold an existing element are launched.
+//  The network runs whole for batches of rows and for hipamp::bitonic_sort.
+// Merge sort (merge_sort.hpp): one row of more than a tile is sorted by tile_kernel's first
+// pass (stages 1..log2 S) and then merge passes (merge path), each reading and writing every
+// element once; stable sorts sort their tiles by (element, position) and merge stably.
 // Radix: primitive keys in the default order and large single sorts go to CUB's
 // DeviceRadixSort (rocPRIM's radix_sort_keys on ROCm) over ordered_bits, which keeps the
 // documented order (floats: NaNs last).
@@ -19,11 +23,14 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <cstdint>
 #include <type_traits>
 
 #include <hipamp/accelerator.hpp>
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
+#include <hipamp/algorithm/sort/merge_path.hpp>
+#include <hipamp/algorithm/sort/sort_kind.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
 #include <hipamp/backend/gpu/scratch.hpp>
 #include <hipamp/backend/gpu/tuning_sort.hpp>
@@ -32,6 +39,8 @@
 #include <hipamp/backend/gpu/vendor_primitives.hpp>
 
 #define HIPAMP_SORT_SHARED_ALIGN HIPAMP_GPU_SHARED_ALIGN(16)
+
+#include <hipamp/backend/gpu/merge_sort.hpp>
 
 namespace hipamp::detail::gpu {
 namespace sort_kernels {
@@ -168,12 +177,6 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::global_threads),
   bitonic::run_group<Bits, Mirror, E>(mem, lay, grp, 0u, less);
 }
 
-template <class T>
-__global__ void iota_kernel(T* out, std::size_t n) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = static_cast<T>(i);
-}
-
 template <class T, bool Descending>
 __global__ void to_ordered_kernel(T* data, std::size_t n) {
   using U = ordered_unsigned_t<T>;
@@ -303,36 +306,93 @@ void radix_sort(const accelerator_view& av, T* data, std::size_t n, bool descend
 
 }  // namespace sort_kernels
 
-// Sorts the rows described by `lay` (real positions of `data`) by `less`; ties in index
-// order when `stable`.
-template <class T, class Less>
+namespace sort_kernels {
+
+// Sorts the n elements at `data`: tiles by the bitonic tile kernel, then merge passes
+// (merge_sort.hpp) through `scratch` (n elements; unused when n fits one tile), ending back in
+// `data` (the tile pass writes to `scratch` when the number of passes is odd, so no copy is
+// added). Stable: the tiles sort (element, position) pairs, ties by position, read and
+// written as the elements alone (bitonic::indexed_copy_memory), and the merges take the left
+// run on ties.
+template <class T, bool Stable>
+constexpr int merge_sort_log2_tile() {
+  using tile_element = std::conditional_t<Stable, bitonic::key_value<T, unsigned>, T>;
+  return launch_shape<tile_element, default_tile_shape<tile_element>>::tile.log2_tile;
+}
+template <class T, bool Stable, class Less>
+void merge_sort(T* data, T* scratch, unsigned n, const Less& less, stream_t stream) {
+  if (n < 2) return;
+  using tile_element = std::conditional_t<Stable, bitonic::key_value<T, unsigned>, T>;
+  using tile_shape = default_tile_shape<tile_element>;
+  constexpr int log2_tile = merge_sort_log2_tile<T, Stable>();
+  using policy = default_merge_policy<T>;
+  const int passes = merge::pass_count(n, 1u << log2_tile);
+  T* from = passes % 2 == 1 ? scratch : data;
+  const bitonic::layout lay = bitonic::make_layout(n, 1, n);
+  const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
+  if constexpr (Stable) {
+    using mem = bitonic::indexed_copy_memory<T>;
+    using by_position = bitonic::by_key_then_index<Less>;
+    network_launcher<tile_element, tile_shape, mem, by_position>(mem{data, from, lay}, lay,
+                                                                 by_position{less}, stream)
+        .tile_pass(1, tile_stages);
+  } else {
+    using mem = bitonic::copy_memory<T>;
+    network_launcher<T, tile_shape, mem, Less>(mem{data, from, lay}, lay, less, stream)
+        .tile_pass(1, tile_stages);
+  }
+  T* to = from == data ? scratch : data;
+  for (unsigned long long width = 1ull << log2_tile; width < n; width *= 2) {
+    const merge::pass_shape pass =
+        merge::shape_pass(n, static_cast<unsigned>(width), policy::per_block);
+    merge_kernel<T, policy, Less>
+        <<<pass.blocks, policy::threads, 0, stream>>>(from, to, n, pass, less);
+    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: merge kernel");
+    std::swap(from, to);
+  }
+}
+template <class T, bool Stable, class Less>
+void merge_sort(const accelerator_view& av, T* data, unsigned n, const Less& less,
+                stream_t stream) {
+  const bool fits_tile = n <= (1u << merge_sort_log2_tile<T, Stable>());
+  device_scratch scratch(av, fits_tile ? 0 : std::size_t(n) * sizeof(T));
+  merge_sort<T, Stable>(data, fits_tile ? nullptr : scratch.as<T>(), n, less, stream);
+}
+
+}  // namespace sort_kernels
+
+// Sorts the rows described by `lay` (real positions of `data`) by `less`. Kind (a type, so
+// that a sort instantiates only the kernels it can run):
+//  - fastest: one row goes to the merge sort (tiles, then merge passes), rows of a batch to
+//    the bitonic network (a tile pass for rows of a tile or less); primitive keys in the
+//    default order, large enough, to the vendor radix sort.
+//  - stable: the stable merge sort, row by row.
+//  - network: the bitonic network at every size (hipamp::bitonic_sort).
+template <class T, class Less, sort_kind Kind>
 void sort_rows(const accelerator_view& av, T* data, const bitonic::layout& lay, const Less& less,
-               bool stable) {
+               sort_kind_t<Kind>) {
   // The launch protocol's stream: it also makes av's GPU current on machines with several,
   // where a launch into another GPU's stream would fail.
   const stream_t stream = prepare_launch(av.queue()).stream;
-  if constexpr (is_default_order_v<T, Less> && (sizeof(T) == 4 || sizeof(T) == 8)) {
-    // Equal keys are bit-identical in the default order: every sort is stable.
+  // Equal keys are bit-identical in the default order: every sort of them is stable.
+  constexpr bool default_order = is_default_order_v<T, Less> && (sizeof(T) == 4 || sizeof(T) == 8);
+  if constexpr (Kind != sort_kind::network && default_order) {
     if (lay.segments == 1 && lay.length >= radix_sort_threshold) {
       sort_kernels::radix_sort(av, data, lay.length, std::is_same<Less, descending>::value, stream);
       return;
     }
-    stable = false;
   }
-  if (!stable) {
-    sort_kernels::run_network<T>(bitonic::array_memory<T>{data, lay}, lay, less, stream);
-    return;
+  if constexpr (Kind == sort_kind::stable && !default_order) {
+    for (unsigned r = 0; r < lay.segments; ++r) {
+      sort_kernels::merge_sort<T, true>(av, data + r * lay.pitch, lay.length, less, stream);
+    }
+  } else {
+    if (Kind != sort_kind::network && lay.segments == 1) {
+      sort_kernels::merge_sort<T, false>(av, data, lay.length, less, stream);
+      return;
+    }
+    sort_kernels::run_network<T>(bitonic::copy_memory<T>{data, data, lay}, lay, less, stream);
   }
-  // Stable: sort (element, original index) pairs with ties broken by the index.
-  const std::size_t extent = static_cast<std::size_t>(lay.segments - 1) * lay.pitch + lay.length;
-  device_scratch indices(av, extent * sizeof(unsigned));
-  sort_kernels::iota_kernel<<<sort_kernels::blocks_for(extent, 256), 256, 0, stream>>>(
-      indices.as<unsigned>(), extent);
-  HIPAMP_GPU_CHECK_LAUNCH("hipamp::stable_sort: index kernel");
-  using pair = bitonic::key_value<T, unsigned>;
-  sort_kernels::run_network<pair>(
-      bitonic::pair_memory<T, unsigned>{data, indices.as<unsigned>(), lay}, lay,
-      bitonic::by_key_then_index<Less>{less}, stream);
 }
 
 // Sorts keys and carries values along (values[i] travels with keys[i]).
@@ -349,10 +409,10 @@ void sort_pairs(const accelerator_view& av, K* keys, V* values, const bitonic::l
 
 // Sorts `rows` rows of `length` elements (row r at data + r * pitch) in device memory; queued
 // on the view's stream.
-template <class T, class Less>
+template <class T, class Less, sort_kind Kind>
 event_ptr sort_rows(const device_target& on, T* data, unsigned length, unsigned rows,
-                    std::size_t pitch, const Less& less, bool stable) {
-  sort_rows(on.view, data, bitonic::make_layout(length, rows, pitch), less, stable);
+                    std::size_t pitch, const Less& less, sort_kind_t<Kind> kind) {
+  sort_rows(on.view, data, bitonic::make_layout(length, rows, pitch), less, kind);
   return on.view.queue().record();
 }
 

@@ -25,6 +25,31 @@ struct default_tile_shape {
   static constexpr int min_blocks = 0;
 };
 
+// The merge passes above the tile (backend/gpu/merge_sort.hpp): Threads threads each merging
+// Items consecutive outputs, so a block reads and writes Threads * Items elements per pass
+// through shared memory. Many items per thread make the per-block split search and the
+// per-thread merge-path search cheap next to the data they place.
+template <int Threads, int Items>
+struct merge_policy {
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  static constexpr int per_block = Threads * Items;
+  static_assert(Threads % 2 == 0 && Threads >= 64, "hipamp: a merge block's two split searches "
+                                                    "each take half of its threads");
+};
+// Up to 16-byte elements: 256 threads, 16 / 12 / 8 items; larger ones keep a block's shared
+// memory near 32 KiB (static shared memory stops at 48 KiB) with 64 threads.
+constexpr int merge_items_for_bytes(std::size_t bytes) {
+  if (bytes <= 4) return 16;
+  if (bytes <= 8) return 12;
+  if (bytes <= 16) return 8;
+  const std::size_t fit = 32768 / (64 * bytes);
+  return fit < 1 ? 1 : fit > 8 ? 8 : static_cast<int>(fit);
+}
+template <class E>
+struct default_merge_policy
+    : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E))> {};
+
 }  // namespace sort_kernels
 
 // Above this many elements a single sort of primitive keys in the default order goes to

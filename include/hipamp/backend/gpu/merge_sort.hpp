@@ -1,0 +1,159 @@
+// The GPU sort above the tile: merge passes that read and write every element once, in the HIP
+// kernel language (CUDA under nvcc). Tiles are sorted first by the bitonic tile kernel
+// (sort.hpp); each pass then merges pairs of sorted runs into runs twice as long, until one
+// run holds everything. ceil(log2(n / tile)) passes instead of the network's ~log2(n)^2 / 2K
+// global rounds, and an odd n costs what its size costs: blocks cover the real elements only.
+//
+// merge_kernel, one block per `per_block` outputs of one pair of runs (merge path, see
+// algorithm/sort/merge_path.hpp):
+//  1. The block finds where the path crosses its first and last diagonal: half of its threads
+//     search each, probing `threads / 2` points of the range per step (a 128-ary search,
+//     four dependent global loads at 2^25 where a binary search makes 25).
+//  2. It loads its share of both runs (coalesced) into shared memory.
+//  3. Each thread finds its own split there by a binary search and merges `items` outputs
+//     sequentially into registers (ties take the left run: stable).
+//  4. The outputs go back through shared memory (padded against bank conflicts) and out in
+//     coalesced stores.
+//
+// Include only from GPU translation units (through sort.hpp).
+#pragma once
+
+#include <cstddef>
+
+#include <hipamp/algorithm/sort/bitonic_network.hpp>
+#include <hipamp/algorithm/sort/merge_path.hpp>
+#include <hipamp/backend/gpu/kernel_language.hpp>
+#include <hipamp/backend/gpu/tuning_sort.hpp>
+
+namespace hipamp::detail::gpu::sort_kernels {
+
+template <class E, class Policy>
+struct merge_shared {
+  // Slots for the merge (per_block, one more that reads past the last element may touch) and
+  // for the padded staging of the outputs (one pad slot per 32).
+  static constexpr unsigned slots = bitonic::padded(Policy::per_block, 5) + 1;
+  // A struct rather than an aligned array: the alignment then goes with the type, which every
+  // compiler (and the kernel emulator's static shared storage) accepts.
+  struct alignas(alignof(E) > 16 ? alignof(E) : 16) storage {
+    unsigned char bytes[slots * sizeof(E)];
+  };
+};
+
+// One merge pass: runs of pass.width in `in` merged in pairs into `out` (in != out).
+template <class E, class Policy, class Less>
+__global__ void __launch_bounds__((Policy::threads))
+    merge_kernel(const E* in, E* out, unsigned n, merge::pass_shape pass, Less less) {
+  constexpr unsigned threads = Policy::threads;
+  constexpr int items = Policy::items;
+  constexpr unsigned per_block = Policy::per_block;
+  constexpr unsigned half = threads / 2;
+  __shared__ typename merge_shared<E, Policy>::storage merge_storage;
+  __shared__ unsigned split_bounds[2][2];  // [first/last diagonal][lo, hi]
+  __shared__ unsigned char split_flags[2][half];
+
+  const merge::block_span s = merge::span_of(n, pass, per_block, blockIdx.x);
+  const E* a = in + s.start;
+  const E* b = a + s.a_count;
+  const unsigned tid = threadIdx.x;
+
+  // 1. The block's two splits, each by half of the threads. Every step probes up to `half`
+  // points of [lo, hi) at once; the predicate is true on a prefix of them, and the probes on
+  // either side of the change bound the next range. Each thread tests both ranges' state
+  // after the barrier, so all leave the loop together.
+  {
+    const unsigned which = tid < half ? 0u : 1u;
+    const unsigned j = tid - which * half;
+    const unsigned diag = which == 0 ? s.d_first : s.d_last;
+    if (j == 0) {
+      split_bounds[which][0] = diag > s.b_count ? diag - s.b_count : 0u;
+      split_bounds[which][1] = diag < s.a_count ? diag : s.a_count;
+    }
+    for (;;) {
+      __syncthreads();
+      if (split_bounds[0][0] >= split_bounds[0][1] && split_bounds[1][0] >= split_bounds[1][1])
+        break;
+      const unsigned lo = split_bounds[which][0];
+      const unsigned span = split_bounds[which][1] - lo;
+      const unsigned probes = span < half ? span : half;
+      bool before = false;
+      unsigned mid = 0;
+      if (j < probes) {
+        mid = span <= half ? lo + j
+                           : lo + static_cast<unsigned>(static_cast<unsigned long long>(span) *
+                                                        (j + 1) / (half + 1));
+        before = merge::before_path(a, b, diag, mid, less);
+      }
+      split_flags[which][j] = before;
+      __syncthreads();
+      if (j < probes) {
+        if (before && (j + 1 == probes || !split_flags[which][j + 1]))
+          split_bounds[which][0] = mid + 1;
+        if (!before && (j == 0 || split_flags[which][j - 1])) split_bounds[which][1] = mid;
+      }
+    }
+  }
+  const unsigned a_first = split_bounds[0][0];
+  const unsigned a_count = split_bounds[1][0] - a_first;
+  const unsigned b_first = s.d_first - a_first;
+  const unsigned total = s.d_last - s.d_first;
+  E* keys = reinterpret_cast<E*>(merge_storage.bytes);
+
+  // 2. The block's share of A, then of B, side by side in shared memory; all loads issued
+  // before the first store.
+  {
+    E v[items];
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (i < total) v[r] = i < a_count ? a[a_first + i] : b[b_first + (i - a_count)];
+    }
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (i < total) keys[i] = v[r];
+    }
+  }
+  __syncthreads();
+
+  // 3. This thread's outputs [first, first + items) of the block's share.
+  E x[items];
+  {
+    const unsigned first = tid * items < total ? tid * items : total;
+    const unsigned split =
+        merge::merge_path(keys, a_count, keys + a_count, total - a_count, first, less);
+    unsigned ai = split;
+    unsigned bi = a_count + (first - split);
+    // Reads past a run's end (clamped inside the buffer) are never compared or kept.
+    E xa = keys[ai < per_block ? ai : per_block];
+    E xb = keys[bi < per_block ? bi : per_block];
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const bool take_a = bi >= total || (ai < a_count && !less(xb, xa));
+      x[k] = take_a ? xa : xb;
+      if (take_a) {
+        ++ai;
+        xa = keys[ai < per_block ? ai : per_block];
+      } else {
+        ++bi;
+        xb = keys[bi < per_block ? bi : per_block];
+      }
+    }
+  }
+  __syncthreads();
+
+  // 4. Outputs to shared memory in thread order, then out in coalesced stores.
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const unsigned i = tid * items + k;
+    if (i < total) keys[bitonic::padded(i, 5)] = x[k];
+  }
+  __syncthreads();
+  E* o = out + s.start + s.d_first;
+#pragma unroll
+  for (int r = 0; r < items; ++r) {
+    const unsigned i = tid + r * threads;
+    if (i < total) o[i] = keys[bitonic::padded(i, 5)];
+  }
+}
+
+}  // namespace hipamp::detail::gpu::sort_kernels
