@@ -267,6 +267,7 @@ void sort_by_key(const array_view<K, 1>& keys, const array_view<V, 1>& values) {
 }
 
 // ---- batched_sort -----------------------------------------------------------------------------
+// Rows of a batch run the bitonic network (tiles of rows at once on a GPU).
 
 template <class T, class Compare>
 void batched_sort(const accelerator_view& av, const array_view<T, 2>& rows, Compare comp) {
@@ -278,7 +279,7 @@ void batched_sort(const accelerator_view& av, const array_view<T, 2>& rows, Comp
       av, "batched_sort",
       [&](const auto& on, const array_view<T, 2>& bound) {
         return sort_rows(on, bound.unchecked_data(), length, row_count,
-                         static_cast<std::size_t>(bound.stride(0)), comp, detail::fastest_sort);
+                         static_cast<std::size_t>(bound.stride(0)), comp, detail::network_sort);
       },
       rows);
 }

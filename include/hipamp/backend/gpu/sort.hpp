@@ -363,35 +363,35 @@ void merge_sort(const accelerator_view& av, T* data, unsigned n, const Less& les
 
 // Sorts the rows described by `lay` (real positions of `data`) by `less`. Kind (a type, so
 // that a sort instantiates only the kernels it can run):
-//  - fastest: one row goes to the merge sort (tiles, then merge passes), rows of a batch to
-//    the bitonic network (a tile pass for rows of a tile or less); primitive keys in the
-//    default order, large enough, to the vendor radix sort.
-//  - stable: the stable merge sort, row by row.
-//  - network: the bitonic network at every size (hipamp::bitonic_sort).
+//  - fastest: tiles, then merge passes (a row of a tile or less: one tile pass); primitive
+//    keys in the default order, large enough, go to the vendor radix sort.
+//  - stable: the stable merge sort.
+//  - network: the bitonic network at every size (hipamp::bitonic_sort, and batched_sort,
+//    whose rows share tiles).
+// The merge sorts take rows one at a time (sort and stable_sort pass one).
 template <class T, class Less, sort_kind Kind>
 void sort_rows(const accelerator_view& av, T* data, const bitonic::layout& lay, const Less& less,
                sort_kind_t<Kind>) {
   // The launch protocol's stream: it also makes av's GPU current on machines with several,
   // where a launch into another GPU's stream would fail.
   const stream_t stream = prepare_launch(av.queue()).stream;
-  // Equal keys are bit-identical in the default order: every sort of them is stable.
-  constexpr bool default_order = is_default_order_v<T, Less> && (sizeof(T) == 4 || sizeof(T) == 8);
-  if constexpr (Kind != sort_kind::network && default_order) {
-    if (lay.segments == 1 && lay.length >= radix_sort_threshold) {
-      sort_kernels::radix_sort(av, data, lay.length, std::is_same<Less, descending>::value, stream);
-      return;
-    }
-  }
-  if constexpr (Kind == sort_kind::stable && !default_order) {
-    for (unsigned r = 0; r < lay.segments; ++r) {
-      sort_kernels::merge_sort<T, true>(av, data + r * lay.pitch, lay.length, less, stream);
-    }
-  } else {
-    if (Kind != sort_kind::network && lay.segments == 1) {
-      sort_kernels::merge_sort<T, false>(av, data, lay.length, less, stream);
-      return;
-    }
+  if constexpr (Kind == sort_kind::network) {
     sort_kernels::run_network<T>(bitonic::copy_memory<T>{data, data, lay}, lay, less, stream);
+  } else {
+    // Equal keys are bit-identical in the default order: every sort of them is stable.
+    constexpr bool default_order =
+        is_default_order_v<T, Less> && (sizeof(T) == 4 || sizeof(T) == 8);
+    if constexpr (default_order) {
+      if (lay.segments == 1 && lay.length >= radix_sort_threshold) {
+        sort_kernels::radix_sort(av, data, lay.length, std::is_same<Less, descending>::value,
+                                 stream);
+        return;
+      }
+    }
+    constexpr bool stable = Kind == sort_kind::stable && !default_order;
+    for (unsigned r = 0; r < lay.segments; ++r) {
+      sort_kernels::merge_sort<T, stable>(av, data + r * lay.pitch, lay.length, less, stream);
+    }
   }
 }
 

@@ -53,7 +53,7 @@ struct default_merge_policy
 }  // namespace sort_kernels
 
 // Above this many elements a single sort of primitive keys in the default order goes to
-// the vendor radix sort; below, one or a few bitonic launches are cheaper.
+// the vendor radix sort; below, the merge sort (one or a few launches) is cheaper.
 inline constexpr std::size_t radix_sort_threshold = std::size_t(1) << 16;
 
 }  // namespace hipamp::detail::gpu
