@@ -29,15 +29,43 @@ if [ "$phase" = "run" ]; then
   echo "build rc=$rc ($((SECONDS - start)) s)"
   [ $rc -eq 0 ] || { grep -E "error|FAILED" "$OUT/build.log" | head -40; exit 1; }
   start=$SECONDS
-  timeout 120 "$BUILD/tests/hipamp_tests" "[sort]" >"$OUT/tests_sort.log" 2>&1
+  timeout 200 "$BUILD/tests/hipamp_tests" "[sort]" --durations yes >"$OUT/tests_sort.log" 2>&1
   echo "tests [sort] rc=$? ($((SECONDS - start)) s): $(grep -E '^(All tests passed|test cases:)' "$OUT/tests_sort.log" | tail -1)"
   grep -B5 -A15 "FAILED:" "$OUT/tests_sort.log" | head -60
+  sort -rn "$OUT/tests_sort.log" | grep -E "^[0-9.]+ s:" | head -5
   start=$SECONDS
   timeout 240 "$BUILD/benchmarks/bench_sort" \
-    --benchmark_filter="${BENCH_FILTER:-gpu_(sort_vs|stable_sort|bitonic_sort_vs|non_power)}" \
+    --benchmark_filter="${BENCH_FILTER:-gpu_(sort_vs|stable_sort|bitonic_sort_vs|non_power|merge_sort_tiles)}" \
     --benchmark_out="$OUT/bench_sort.json" --benchmark_out_format=json >"$OUT/bench_sort.log" 2>&1
   echo "bench_sort rc=$? ($((SECONDS - start)) s)"
   grep -E "^gpu" "$OUT/bench_sort.log" | sed -E 's/ +/ /g' | cut -c1-200
+  if [ -n "${PROFILE:-}" ]; then  # per-kernel durations of one sort per filter, by Nsight Compute
+    for f in $PROFILE; do
+      ncu --kernel-name 'regex:tile_kernel|merge_kernel|block_merge_sort_kernel|global_round_kernel' --launch-count ${COUNT:-40} \
+        --metrics gpu__time_duration.sum --csv "$BUILD/benchmarks/bench_sort" \
+        --benchmark_filter="$f" >"$OUT/ncu_$(echo "$f" | tr -c 'A-Za-z0-9_\n' '_').csv" 2>&1
+      python3 - "$OUT"/ncu_"$(echo "$f" | tr -c 'A-Za-z0-9_\n' '_')".csv <<'PY'
+import csv, io, re, sys
+rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
+out = []
+for r in csv.DictReader(io.StringIO(''.join(rows))):
+    if r['Metric Name'] != 'gpu__time_duration.sum': continue
+    name = re.sub(r'[<(].*', '', r['Kernel Name']).split('::')[-1].split()[-1]
+    v = float(r['Metric Value'].replace(',', ''))
+    v /= 1000.0 if r['Metric Unit'] in ('nsecond', 'ns') else 1.0
+    out.append(f"{name[:5]}:{v:.1f}")
+print(sys.argv[1].split('/')[-1], ' '.join(out[:24]))
+PY
+    done
+  fi
+  if [ -n "${DETAIL:-}" ]; then  # one merge pass and one tile pass in detail, in $DETAIL
+    ncu --kernel-name 'regex:merge_kernel|tile_kernel|block_merge_sort_kernel' --launch-skip 8 \
+      --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section WarpStateStats --section MemoryWorkloadAnalysis "$BUILD/benchmarks/bench_sort" \
+      --benchmark_filter="$DETAIL" >"$OUT/ncu_detail.txt" 2>&1
+    grep -E "^  [a-z_]+.*\(|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued|Static Shared" \
+      "$OUT/ncu_detail.txt" | head -80
+  fi
 elif [ "$phase" = "times" ]; then
   python3 "$SRC/scripts/nvcc_times.py" -j "$(nproc)" "$BUILD" 'sort' | tee "$OUT/nvcc_times.md"
 fi

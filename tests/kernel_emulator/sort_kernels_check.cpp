@@ -96,13 +96,26 @@ void check_paper_keys(unsigned length) {
 
 // The merge sort (tiles, then merge passes through a scratch buffer): unstable keys must equal
 // std::stable_sort's; the stable variant must equal it with every element's original index.
+template <gk::block_sort Tiles = gk::default_block_sort<std::uint32_t>>
 void check_merge_keys(unsigned length, std::uint32_t distinct) {
   std::vector<std::uint32_t> data = random_rows(length, 1, length, distinct);
   std::vector<std::uint32_t> expected = data;
   std::stable_sort(expected.begin(), expected.end());
   std::vector<std::uint32_t> scratch(length, 0xdeadbeefu);
-  gk::merge_sort<std::uint32_t, false>(data.data(), scratch.data(), length, less_u32{}, nullptr);
-  report("merge sort, u32 keys", length, 1, data == expected);
+  gk::merge_sort<std::uint32_t, false, Tiles>(data.data(), scratch.data(), length, less_u32{},
+                                              nullptr);
+  report(Tiles == gk::block_sort::merge ? "merge sort, u32, merged tiles" : "merge sort, u32 keys",
+         length, 1, data == expected);
+}
+void check_merge_u64(unsigned length) {
+  std::vector<std::uint64_t> data(length);
+  for (unsigned i = 0; i < length; ++i) data[i] = (std::uint64_t(rng() % 7) << 32) | i;
+  const auto by_high = [](std::uint64_t a, std::uint64_t b) { return (a >> 32) < (b >> 32); };
+  std::vector<std::uint64_t> expected = data;
+  std::stable_sort(expected.begin(), expected.end(), by_high);
+  std::vector<std::uint64_t> scratch(length);
+  gk::merge_sort<std::uint64_t, true>(data.data(), scratch.data(), length, by_high, nullptr);
+  report("stable merge sort, u64 by high half", length, 1, data == expected);
 }
 struct tagged {  // 12 bytes, sorted by y only: ties everywhere, x tells the original order
   float z;
@@ -115,14 +128,14 @@ struct by_y {
 struct by_y_descending {
   bool operator()(const tagged& a, const tagged& b) const { return a.y > b.y; }
 };
-template <bool Stable, class Less>
+template <bool Stable, class Less, gk::block_sort Tiles = gk::default_block_sort<tagged>>
 void check_merge_tagged(unsigned length, unsigned distinct, const char* what) {
   std::vector<tagged> data(length);
   for (unsigned i = 0; i < length; ++i) data[i] = {float(rng() % 100), unsigned(rng() % distinct), i};
   std::vector<tagged> expected = data;
   std::stable_sort(expected.begin(), expected.end(), Less{});
   std::vector<tagged> scratch(length);
-  gk::merge_sort<tagged, Stable>(data.data(), scratch.data(), length, Less{}, nullptr);
+  gk::merge_sort<tagged, Stable, Tiles>(data.data(), scratch.data(), length, Less{}, nullptr);
   bool ok = true;
   if (Stable) {
     for (unsigned i = 0; i < length; ++i) ok = ok && data[i].x == expected[i].x;
@@ -150,18 +163,23 @@ int main() {
   for (unsigned n : {4095u, 4096u, 4097u, 50000u}) check_paper_keys(n);
   // Merge sort: around the tile (one pass or none), odd sizes, several passes (odd and even
   // counts: the tile pass writes to the scratch buffer or in place), many duplicates.
-  constexpr unsigned merge_tile = 1u << gk::merge_sort_log2_tile<std::uint32_t, false>();
+  constexpr unsigned merge_tile = gk::merge_sort_tile<std::uint32_t, false>();
   for (unsigned n : {2u, 3u, 1000u, merge_tile - 1, merge_tile, merge_tile + 1, 2 * merge_tile,
                      2 * merge_tile + 1, 3 * merge_tile + 17, 4 * merge_tile + 1, 8 * merge_tile - 1,
                      100003u}) {
     check_merge_keys(n, n / 3 + 2);
     check_merge_keys(n, 3);
+    check_merge_keys<gk::block_sort::merge>(n, n / 3 + 2);
+    check_merge_keys<gk::block_sort::bitonic>(n, n / 3 + 2);
   }
-  constexpr unsigned pair_tile = 1u << gk::merge_sort_log2_tile<tagged, true>();
+  constexpr unsigned pair_tile = gk::merge_sort_tile<tagged, true>();
+  // (8-byte elements: 12 items a thread, a block of 3072; stable with many ties.)
+  for (unsigned n : {3071u, 3072u, 3073u, 7000u, 20001u}) check_merge_u64(n);
   for (unsigned n : {5u, pair_tile - 1, pair_tile + 1, 3 * pair_tile + 5, 9 * pair_tile + 1, 70001u}) {
     check_merge_tagged<true, by_y>(n, 5, "stable merge sort, 12-byte by y");
     check_merge_tagged<true, by_y_descending>(n, 40, "stable merge sort, descending");
     check_merge_tagged<false, by_y>(n, 1000, "merge sort, 12-byte by y");
+    check_merge_tagged<false, by_y, gk::block_sort::merge>(n, 1000, "merge sort, 12-byte, merged tiles");
   }
   std::printf("%s\n",
               failures == 0 ? "all sort kernel checks passed" : "SORT KERNEL CHECKS FAILED");

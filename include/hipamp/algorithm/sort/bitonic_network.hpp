@@ -567,26 +567,6 @@ struct copy_memory {
   HIPAMP_HOST_DEVICE void store(std::size_t a, const T& e) const { out[a] = e; }
 };
 
-// Elements paired with their position on the way in and stripped of it on the way out: a
-// tile pass sorting (element, position) by by_key_then_index sorts every tile stably without
-// an index array. Only valid for one pass (the position must be the element's original one).
-template <class T>
-struct indexed_copy_memory {
-  const T* in;
-  T* out;
-  layout lay;
-  HIPAMP_HOST_DEVICE std::size_t at(unsigned q) const noexcept { return lay.real(q); }
-  HIPAMP_HOST_DEVICE std::size_t next(std::size_t a, unsigned step) const noexcept {
-    return a + step;
-  }
-  HIPAMP_HOST_DEVICE key_value<T, unsigned> load(std::size_t a) const {
-    return {in[a], static_cast<unsigned>(a)};
-  }
-  HIPAMP_HOST_DEVICE void store(std::size_t a, const key_value<T, unsigned>& e) const {
-    out[a] = e.key;
-  }
-};
-
 // A tile in shared memory, with one pad slot after every 2^shift elements so that the
 // rounds' accesses are free of bank conflicts (see for_each_tile_round): a warp's access is
 // served 128 bytes at a time, so 4-, 8- and 16-byte elements pad every 32, 16 and 8

@@ -39,6 +39,110 @@ struct merge_shared {
   };
 };
 
+// A run of a shared-memory tile kept in padded slots (one pad per 32, as the staging above),
+// read by position from `offset`; positions past the tile read its last slot (never used).
+template <class E, unsigned PerBlock>
+struct shared_run {
+  const E* keys;
+  unsigned offset;
+  HIPAMP_HOST_DEVICE E operator[](unsigned i) const {
+    const unsigned p = offset + i;
+    return keys[bitonic::padded(p < PerBlock ? p : PerBlock, 5)];
+  }
+};
+
+// The block sort by merging (stable; the tile of the stable sorts, and of the others where the
+// policy says so): each thread sorts `items` consecutive elements in registers by odd-even
+// transposition (adjacent exchanges only when strictly out of order: stable), then
+// log2(threads) rounds merge pairs of runs in shared memory by merge path, ties from the left.
+// A tile's missing tail (the last tile of an odd size) is never compared: each thread knows
+// how many of its elements exist, and every run is clipped to the tile's count.
+template <class E, class Policy, class Less>
+__global__ void __launch_bounds__((Policy::threads))
+    block_merge_sort_kernel(const E* in, E* out, unsigned n, Less less) {
+  constexpr unsigned threads = Policy::threads;
+  constexpr int items = Policy::items;
+  constexpr unsigned per_block = Policy::per_block;
+  __shared__ typename merge_shared<E, Policy>::storage block_storage;
+  E* keys = reinterpret_cast<E*>(block_storage.bytes);
+  const std::size_t start = static_cast<std::size_t>(blockIdx.x) * per_block;
+  const unsigned count =
+      n - start < per_block ? static_cast<unsigned>(n - start) : per_block;
+  const unsigned tid = threadIdx.x;
+  {
+    E v[items];
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (i < count) v[r] = in[start + i];
+    }
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (i < count) keys[bitonic::padded(i, 5)] = v[r];
+    }
+  }
+  __syncthreads();
+  const unsigned first = tid * items;
+  const unsigned valid = first >= count ? 0u : count - first < items ? count - first : items;
+  E x[items];
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    if (static_cast<unsigned>(k) < valid) x[k] = keys[bitonic::padded(first + k, 5)];
+  }
+#pragma unroll
+  for (int phase = 0; phase < items; ++phase) {
+#pragma unroll
+    for (int j = phase & 1; j + 1 < items; j += 2) {
+      if (static_cast<unsigned>(j + 1) < valid) bitonic::compare_exchange(x[j], x[j + 1], less);
+    }
+  }
+  for (unsigned width = items; width < per_block; width *= 2) {
+    __syncthreads();  // the previous round's reads are done
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      if (static_cast<unsigned>(k) < valid) keys[bitonic::padded(first + k, 5)] = x[k];
+    }
+    __syncthreads();
+    if (valid == 0) continue;
+    const unsigned pair = first / (2 * width) * (2 * width);  // items need not be a power of 2
+    const unsigned left = count - pair;
+    const unsigned a_count = left < width ? left : width;
+    const unsigned b_count = left - a_count < width ? left - a_count : width;
+    const shared_run<E, per_block> a{keys, pair};
+    const shared_run<E, per_block> b{keys, pair + width};
+    const unsigned diag = first - pair;
+    const unsigned split = merge::merge_path(a, a_count, b, b_count, diag, less);
+    unsigned ai = split;
+    unsigned bi = diag - split;
+    E xa = a[ai];
+    E xb = b[bi];
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const bool take_a = bi >= b_count || (ai < a_count && !less(xb, xa));
+      x[k] = take_a ? xa : xb;
+      if (take_a) {
+        ++ai;
+        xa = a[ai];
+      } else {
+        ++bi;
+        xb = b[bi];
+      }
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    if (static_cast<unsigned>(k) < valid) keys[bitonic::padded(first + k, 5)] = x[k];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < items; ++r) {
+    const unsigned i = tid + r * threads;
+    if (i < count) out[start + i] = keys[bitonic::padded(i, 5)];
+  }
+}
+
 // One merge pass: runs of pass.width in `in` merged in pairs into `out` (in != out).
 template <class E, class Policy, class Less>
 __global__ void __launch_bounds__((Policy::threads))

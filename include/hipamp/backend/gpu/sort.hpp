@@ -13,7 +13,7 @@
 //  The network runs whole for batches of rows and for hipamp::bitonic_sort.
 // Merge sort (merge_sort.hpp): one row of more than a tile is sorted by tile_kernel's first
 // pass (stages 1..log2 S) and then merge passes (merge path), each reading and writing every
-// element once; stable sorts sort their tiles by (element, position) and merge stably.
+// element once; stable sorts sort their tiles by a block merge sort and merge stably.
 // Radix: primitive keys in the default order and large single sorts go to CUB's
 // DeviceRadixSort (rocPRIM's radix_sort_keys on ROCm) over ordered_bits, which keeps the
 // documented order (floats: NaNs last).
@@ -308,41 +308,40 @@ void radix_sort(const accelerator_view& av, T* data, std::size_t n, bool descend
 
 namespace sort_kernels {
 
-// Sorts the n elements at `data`: tiles by the bitonic tile kernel, then merge passes
-// (merge_sort.hpp) through `scratch` (n elements; unused when n fits one tile), ending back in
-// `data` (the tile pass writes to `scratch` when the number of passes is odd, so no copy is
-// added). Stable: the tiles sort (element, position) pairs, ties by position, read and
-// written as the elements alone (bitonic::indexed_copy_memory), and the merges take the left
-// run on ties.
-template <class T, bool Stable>
-constexpr int merge_sort_log2_tile() {
-  using tile_element = std::conditional_t<Stable, bitonic::key_value<T, unsigned>, T>;
-  return launch_shape<tile_element, default_tile_shape<tile_element>>::tile.log2_tile;
+// Sorts the n elements at `data`: tiles first (Tiles: the bitonic tile kernel, or the block
+// merge sort, which stable sorts always take), then merge passes (merge_sort.hpp) through
+// `scratch` (n elements; unused when n fits one tile), ending back in `data` (the tile pass
+// writes to `scratch` when the number of passes is odd, so no copy is added).
+template <class T, bool Stable, block_sort Tiles = default_block_sort<T>>
+constexpr unsigned merge_sort_tile() {
+  if constexpr (Stable || Tiles == block_sort::merge) {
+    return default_merge_policy<T>::per_block;
+  } else {
+    return 1u << launch_shape<T, default_tile_shape<T>>::tile.log2_tile;
+  }
 }
-template <class T, bool Stable, class Less>
+template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
 void merge_sort(T* data, T* scratch, unsigned n, const Less& less, stream_t stream) {
   if (n < 2) return;
-  using tile_element = std::conditional_t<Stable, bitonic::key_value<T, unsigned>, T>;
-  using tile_shape = default_tile_shape<tile_element>;
-  constexpr int log2_tile = merge_sort_log2_tile<T, Stable>();
   using policy = default_merge_policy<T>;
-  const int passes = merge::pass_count(n, 1u << log2_tile);
+  constexpr unsigned tile = merge_sort_tile<T, Stable, Tiles>();
+  const int passes = merge::pass_count(n, tile);
   T* from = passes % 2 == 1 ? scratch : data;
-  const bitonic::layout lay = bitonic::make_layout(n, 1, n);
-  const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
-  if constexpr (Stable) {
-    using mem = bitonic::indexed_copy_memory<T>;
-    using by_position = bitonic::by_key_then_index<Less>;
-    network_launcher<tile_element, tile_shape, mem, by_position>(mem{data, from, lay}, lay,
-                                                                 by_position{less}, stream)
-        .tile_pass(1, tile_stages);
+  if constexpr (Stable || Tiles == block_sort::merge) {
+    block_merge_sort_kernel<T, policy, Less>
+        <<<(n + tile - 1) / tile, policy::threads, 0, stream>>>(data, from, n, less);
+    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: block merge sort kernel");
   } else {
+    using tile_shape = default_tile_shape<T>;
+    constexpr int log2_tile = launch_shape<T, tile_shape>::tile.log2_tile;
+    const bitonic::layout lay = bitonic::make_layout(n, 1, n);
+    const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
     using mem = bitonic::copy_memory<T>;
     network_launcher<T, tile_shape, mem, Less>(mem{data, from, lay}, lay, less, stream)
         .tile_pass(1, tile_stages);
   }
   T* to = from == data ? scratch : data;
-  for (unsigned long long width = 1ull << log2_tile; width < n; width *= 2) {
+  for (unsigned long long width = tile; width < n; width *= 2) {
     const merge::pass_shape pass =
         merge::shape_pass(n, static_cast<unsigned>(width), policy::per_block);
     merge_kernel<T, policy, Less>
@@ -354,7 +353,7 @@ void merge_sort(T* data, T* scratch, unsigned n, const Less& less, stream_t stre
 template <class T, bool Stable, class Less>
 void merge_sort(const accelerator_view& av, T* data, unsigned n, const Less& less,
                 stream_t stream) {
-  const bool fits_tile = n <= (1u << merge_sort_log2_tile<T, Stable>());
+  const bool fits_tile = n <= merge_sort_tile<T, Stable>();
   device_scratch scratch(av, fits_tile ? 0 : std::size_t(n) * sizeof(T));
   merge_sort<T, Stable>(data, fits_tile ? nullptr : scratch.as<T>(), n, less, stream);
 }

@@ -50,6 +50,13 @@ template <class E>
 struct default_merge_policy
     : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E))> {};
 
+// How the merge sort sorts its tiles before the merge passes: the bitonic tile kernel (larger
+// tiles, fewer passes, not stable) or the block merge sort (stable, tiles of one merge block).
+// Stable sorts always take the block merge sort.
+enum class block_sort { bitonic, merge };
+template <class E>
+inline constexpr block_sort default_block_sort = block_sort::bitonic;
+
 }  // namespace sort_kernels
 
 // Above this many elements a single sort of primitive keys in the default order goes to
