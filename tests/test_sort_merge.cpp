@@ -40,7 +40,7 @@ struct by_y_descending {
 // (stable sorts) 4096 / 2048. Merge blocks place 4096 / 2048 outputs. The sizes straddle each
 // of them and later merge runs (one, two and three passes, odd counts of passes too).
 std::vector<std::size_t> merge_sizes() {
-  return {2,    3,    2047, 2049,  3071,  3073,           4095,  4097,
+  return {2,    3,    2047, 2049,  3071,  3073,          4095,  4097,
           8191, 8192, 8193, 16385, 32767, 3 * 8192 + 17, 65537, 100003};
 }
 
@@ -65,8 +65,8 @@ TEST_CASE("sort: u32 keys by a comparator across tile and merge boundaries", "[s
       std::vector<std::uint32_t> expected = input;
       std::sort(expected.begin(), expected.end());
       std::vector<std::uint32_t> data = input;
-      hx::sort(acc.get_default_view(),
-               hx::array_view<std::uint32_t, 1>(static_cast<int>(n), data), less_u32{});
+      hx::sort(acc.get_default_view(), hx::array_view<std::uint32_t, 1>(static_cast<int>(n), data),
+               less_u32{});
       CHECK(data == expected);
       std::vector<std::uint32_t> network = input;
       hx::bitonic_sort(acc.get_default_view(),

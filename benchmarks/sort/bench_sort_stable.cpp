@@ -14,8 +14,8 @@ void stable_vs_cub(benchmark::State& state, const std::vector<T>& input, Less le
   device_case<T> c(av, input);
   cub_temp temp;
   std::size_t bytes = 0;
-  BENCH_GPU_CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, bytes, c.raw,
-                                                       static_cast<std::int64_t>(n), less, c.stream));
+  BENCH_GPU_CHECK(cub::DeviceMergeSort::StableSortKeys(
+      nullptr, bytes, c.raw, static_cast<std::int64_t>(n), less, c.stream));
   temp.reserve(bytes);
   double hipamp_ms = 0, cub_ms = 0;
   for (auto _ : state) {

@@ -64,7 +64,8 @@ inline pass_shape shape_pass(unsigned n, unsigned width, unsigned per_block) {
   p.blocks_per_pair = static_cast<unsigned>((span + per_block - 1) / per_block);
   const unsigned long long pairs = (n + span - 1) / span;
   const unsigned long long last = n - (pairs - 1) * span;
-  p.blocks = static_cast<unsigned>((pairs - 1) * p.blocks_per_pair + (last + per_block - 1) / per_block);
+  p.blocks =
+      static_cast<unsigned>((pairs - 1) * p.blocks_per_pair + (last + per_block - 1) / per_block);
   return p;
 }
 

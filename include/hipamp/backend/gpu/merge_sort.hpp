@@ -8,7 +8,10 @@
 // algorithm/sort/merge_path.hpp):
 //  1. The block finds where the path crosses its first and last diagonal: half of its threads
 //     search each, probing `threads / 2` points of the range per step (a 128-ary search,
-//     four dependent global loads at 2^25 where a binary search makes 25).
+//     four dependent global loads at 2^25 where a binary search makes 25). On grids of many
+//     waves those loads' latency is paid again by every wave; there merge_partition_kernel
+//     finds every block's first split beforehand (one warp each, a warp-wide search) and the
+//     blocks read theirs.
 //  2. It loads its share of both runs (coalesced) into shared memory.
 //  3. Each thread finds its own split there by a binary search and merges `items` outputs
 //     sequentially into registers (ties take the left run: stable).
@@ -24,6 +27,7 @@
 #include <hipamp/algorithm/sort/merge_path.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
 #include <hipamp/backend/gpu/tuning_sort.hpp>
+#include <hipamp/backend/gpu/warp_primitives.hpp>
 
 namespace hipamp::detail::gpu::sort_kernels {
 
@@ -66,8 +70,7 @@ __global__ void __launch_bounds__((Policy::threads))
   __shared__ typename merge_shared<E, Policy>::storage block_storage;
   E* keys = reinterpret_cast<E*>(block_storage.bytes);
   const std::size_t start = static_cast<std::size_t>(blockIdx.x) * per_block;
-  const unsigned count =
-      n - start < per_block ? static_cast<unsigned>(n - start) : per_block;
+  const unsigned count = n - start < per_block ? static_cast<unsigned>(n - start) : per_block;
   const unsigned tid = threadIdx.x;
   {
     E v[items];
@@ -143,10 +146,47 @@ __global__ void __launch_bounds__((Policy::threads))
   }
 }
 
+// The split of every merge block's first diagonal, one warp per block: each step probes
+// warp_size points of the range and a ballot finds where the predicate turns false.
+template <class E, class Less>
+__global__ void merge_partition_kernel(const E* in, unsigned n, merge::pass_shape pass,
+                                       unsigned per_block, unsigned* splits, Less less) {
+  const unsigned long long thread =
+      static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned block = static_cast<unsigned>(thread / warp_size);
+  const unsigned lane = static_cast<unsigned>(thread % warp_size);
+  if (block >= pass.blocks) return;  // whole warps: blockDim is a multiple of warp_size
+  const merge::block_span s = merge::span_of(n, pass, per_block, block);
+  const E* a = in + s.start;
+  const E* b = a + s.a_count;
+  const unsigned diag = s.d_first;
+  unsigned lo = diag > s.b_count ? diag - s.b_count : 0u;
+  unsigned hi = diag < s.a_count ? diag : s.a_count;
+  constexpr unsigned lanes = static_cast<unsigned>(warp_size);
+  while (lo < hi) {
+    const unsigned span = hi - lo;
+    const unsigned probes = span < lanes ? span : lanes;
+    const auto probe = [&](unsigned j) {
+      return span <= lanes ? lo + j
+                           : lo + static_cast<unsigned>(static_cast<unsigned long long>(span) *
+                                                        (j + 1) / (lanes + 1));
+    };
+    const bool before = lane < probes && merge::before_path(a, b, diag, probe(lane), less);
+    // The predicate holds on a prefix of the probes: its length is the first lane without it.
+    const lane_mask_t inverse = ~ballot(before);
+    const unsigned count = inverse == 0 ? lanes : static_cast<unsigned>(lowest_lane(inverse));
+    const unsigned new_lo = count > 0 ? probe(count - 1) + 1 : lo;
+    hi = count < probes ? probe(count) : hi;
+    lo = new_lo;
+  }
+  if (lane == 0) splits[block] = lo;
+}
+
 // One merge pass: runs of pass.width in `in` merged in pairs into `out` (in != out).
 template <class E, class Policy, class Less>
 __global__ void __launch_bounds__((Policy::threads))
-    merge_kernel(const E* in, E* out, unsigned n, merge::pass_shape pass, Less less) {
+    merge_kernel(const E* in, E* out, unsigned n, merge::pass_shape pass, const unsigned* splits,
+                 Less less) {
   constexpr unsigned threads = Policy::threads;
   constexpr int items = Policy::items;
   constexpr unsigned per_block = Policy::per_block;
@@ -160,11 +200,19 @@ __global__ void __launch_bounds__((Policy::threads))
   const E* b = a + s.a_count;
   const unsigned tid = threadIdx.x;
 
-  // 1. The block's two splits, each by half of the threads. Every step probes up to `half`
-  // points of [lo, hi) at once; the predicate is true on a prefix of them, and the probes on
-  // either side of the change bound the next range. Each thread tests both ranges' state
-  // after the barrier, so all leave the loop together.
-  {
+  // 1. The block's two splits: from merge_partition_kernel, or searched here, each by half of
+  // the threads. Every step probes up to `half` points of [lo, hi) at once; the predicate is
+  // true on a prefix of them, and the probes on either side of the change bound the next
+  // range. Each thread tests both ranges' state after the barrier, so all leave together.
+  if (splits != nullptr) {
+    if (tid < 2) {
+      const unsigned next = blockIdx.x + 1;
+      // The last block of a pair ends at the pair's end: all of A taken.
+      const bool same_pair = next < pass.blocks && next % pass.blocks_per_pair != 0;
+      split_bounds[tid][0] = tid == 0 ? splits[blockIdx.x] : same_pair ? splits[next] : s.a_count;
+    }
+    __syncthreads();
+  } else {
     const unsigned which = tid < half ? 0u : 1u;
     const unsigned j = tid - which * half;
     const unsigned diag = which == 0 ? s.d_first : s.d_last;

@@ -23,9 +23,9 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <utility>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include <hipamp/accelerator.hpp>
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
@@ -320,8 +320,23 @@ constexpr unsigned merge_sort_tile() {
     return 1u << launch_shape<T, default_tile_shape<T>>::tile.log2_tile;
   }
 }
+// `splits`: room for the split of every merge block of the largest pass (merge_split_count),
+// used by passes of partition_min_blocks blocks or more.
+// (Blocks never straddle pairs, so a pass of short runs may have more blocks than a later one.)
+template <class T>
+unsigned merge_split_count(unsigned n, unsigned tile) {
+  unsigned most = 0;
+  for (unsigned long long width = tile; width < n; width *= 2) {
+    const unsigned blocks =
+        merge::shape_pass(n, static_cast<unsigned>(width), default_merge_policy<T>::per_block)
+            .blocks;
+    most = blocks > most ? blocks : most;
+  }
+  return most;
+}
 template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
-void merge_sort(T* data, T* scratch, unsigned n, const Less& less, stream_t stream) {
+void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& less,
+                stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks) {
   if (n < 2) return;
   using policy = default_merge_policy<T>;
   constexpr unsigned tile = merge_sort_tile<T, Stable, Tiles>();
@@ -344,8 +359,18 @@ void merge_sort(T* data, T* scratch, unsigned n, const Less& less, stream_t stre
   for (unsigned long long width = tile; width < n; width *= 2) {
     const merge::pass_shape pass =
         merge::shape_pass(n, static_cast<unsigned>(width), policy::per_block);
-    merge_kernel<T, policy, Less>
-        <<<pass.blocks, policy::threads, 0, stream>>>(from, to, n, pass, less);
+    const bool partition = splits != nullptr && pass.blocks >= partition_min_blocks;
+    if (partition) {
+      constexpr int partition_threads = 256;
+      const unsigned long long lanes =
+          static_cast<unsigned long long>(pass.blocks) * static_cast<unsigned>(warp_size);
+      merge_partition_kernel<T, Less>
+          <<<blocks_for(lanes, partition_threads), partition_threads, 0, stream>>>(
+              from, n, pass, policy::per_block, splits, less);
+      HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: merge partition kernel");
+    }
+    merge_kernel<T, policy, Less><<<pass.blocks, policy::threads, 0, stream>>>(
+        from, to, n, pass, partition ? splits : nullptr, less);
     HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: merge kernel");
     std::swap(from, to);
   }
@@ -354,8 +379,12 @@ template <class T, bool Stable, class Less>
 void merge_sort(const accelerator_view& av, T* data, unsigned n, const Less& less,
                 stream_t stream) {
   const bool fits_tile = n <= merge_sort_tile<T, Stable>();
-  device_scratch scratch(av, fits_tile ? 0 : std::size_t(n) * sizeof(T));
-  merge_sort<T, Stable>(data, fits_tile ? nullptr : scratch.as<T>(), n, less, stream);
+  const std::size_t data_bytes = device_scratch::aligned(std::size_t(n) * sizeof(T));
+  const std::size_t split_bytes =
+      std::size_t(merge_split_count<T>(n, merge_sort_tile<T, Stable>())) * sizeof(unsigned);
+  device_scratch scratch(av, fits_tile ? 0 : data_bytes + split_bytes);
+  merge_sort<T, Stable>(data, fits_tile ? nullptr : scratch.as<T>(),
+                        fits_tile ? nullptr : scratch.as<unsigned>(data_bytes), n, less, stream);
 }
 
 }  // namespace sort_kernels

@@ -34,8 +34,9 @@ struct merge_policy {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
   static constexpr int per_block = Threads * Items;
-  static_assert(Threads % 2 == 0 && Threads >= 64, "hipamp: a merge block's two split searches "
-                                                    "each take half of its threads");
+  static_assert(Threads % 2 == 0 && Threads >= 64,
+                "hipamp: a merge block's two split searches "
+                "each take half of its threads");
 };
 // Up to 16-byte elements: 256 threads, 16 / 12 / 8 items; larger ones keep a block's shared
 // memory near 32 KiB (static shared memory stops at 48 KiB) with 64 threads.
@@ -49,6 +50,11 @@ constexpr int merge_items_for_bytes(std::size_t bytes) {
 template <class E>
 struct default_merge_policy
     : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E))> {};
+
+// Merge passes of at least this many blocks find their splits in a kernel of their own
+// (merge_partition_kernel) instead of in every block: on grids of several waves each wave
+// would wait again for the in-block search's dependent global loads.
+inline constexpr unsigned merge_partition_min_blocks = 512;
 
 // How the merge sort sorts its tiles before the merge passes: the bitonic tile kernel (larger
 // tiles, fewer passes, not stable) or the block merge sort (stable, tiles of one merge block).
