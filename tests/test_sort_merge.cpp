@@ -36,9 +36,9 @@ struct by_y_descending {
   }
 };
 
-// Tiles: bitonic 2^13 for 4-byte keys and 2^11 for 12-byte elements; the block merge sort
-// (stable sorts) 4096 / 2048. Merge blocks place 4096 / 2048 outputs. The sizes straddle each
-// of them and later merge runs (one, two and three passes, odd counts of passes too).
+// Tiles: bitonic 2^13 for 4-byte keys; the block merge sort (stable sorts, and 12-byte
+// elements) 4096 / 2048. Merge blocks place 4096 / 2048 outputs. The sizes straddle each of
+// them and later merge runs (one, two and three passes, odd counts of passes too).
 std::vector<std::size_t> merge_sizes() {
   return {2,    3,    2047, 2049,  3071,  3073,          4095,  4097,
           8191, 8192, 8193, 16385, 32767, 3 * 8192 + 17, 65537, 100003};
