@@ -3,7 +3,7 @@
 # with Nsight Compute. Per-kernel durations of one whole sort (2^20 and 2^24 u32 keys), then the
 # detailed sections of the first tile pass, a later tile pass and a global round at 2^24.
 #   bash scripts/profile_sort.sh          # writes $OUT/ncu_*.txt, prints a short digest
-#   SIZES="1000000 16777215"              # other u32 sizes of gpu_bitonic_vs_cub_merge_sort_u32
+#   SIZES="1000000 16777215"              # other u32 sizes of gpu_sort_vs_cub_merge_sort_u32
 #   FILTERS="gpu_non_power_of_two_cost"   # or whole benchmark filters instead of sizes
 #   DETAIL=0                              # only the per-kernel durations
 set -uo pipefail
@@ -17,7 +17,7 @@ B="$BUILD/benchmarks/bench_sort"
 KERNELS='regex:tile_kernel|global_round_kernel'
 filters="${FILTERS:-}"
 for n in ${SIZES:-1048576 16777216}; do
-  [ -n "${FILTERS:-}" ] || filters+=" gpu_bitonic_vs_cub_merge_sort_u32/$n/"
+  [ -n "${FILTERS:-}" ] || filters+=" gpu_sort_vs_cub_merge_sort_u32/$n/"
 done
 for filter in $filters; do
   name="$(echo "$filter" | tr -c 'A-Za-z0-9_\n' '_')"
@@ -41,5 +41,5 @@ done
 [ "${DETAIL:-1}" = 0 ] && exit 0
 SECTIONS="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section InstructionStats"
 ncu --kernel-name "$KERNELS" --launch-count "${DETAIL_COUNT:-4}" $SECTIONS \
-  "$B" --benchmark_filter='gpu_bitonic_vs_cub_merge_sort_u32/16777216/' >"$OUT/ncu_detail_2p24.txt" 2>&1
+  "$B" --benchmark_filter='gpu_sort_vs_cub_merge_sort_u32/16777216/' >"$OUT/ncu_detail_2p24.txt" 2>&1
 grep -E "^  [a-z_]+.*\(|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Issue Slots Busy|No Eligible|Executed Ipc A|Warp Cycles Per Issued|Shared Memory Config|Dynamic Shared|L1/TEX Hit|Bank" "$OUT/ncu_detail_2p24.txt" | head -120

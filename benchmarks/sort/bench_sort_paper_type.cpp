@@ -5,7 +5,7 @@
 #if HIPAMP_BENCH_CUDA
 namespace bench_sort_gpu {
 
-void gpu_bitonic_vs_cub_merge_sort_paper_type(benchmark::State& state) {
+void gpu_sort_vs_cub_merge_sort_paper_type(benchmark::State& state) {
   hipamp::accelerator_view av = cpu_view();
   if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
   const std::size_t n = static_cast<std::size_t>(state.range(0));
@@ -43,12 +43,12 @@ void gpu_bitonic_vs_cub_merge_sort_paper_type(benchmark::State& state) {
                                                           32, c.stream));
         });
   }
-  if (!c.sorted(by_y{})) state.SkipWithError("bitonic result unsorted");
+  if (!c.sorted(by_y{})) state.SkipWithError("sort result unsorted");
   report(state, bitonic, merge);
   state.counters["radix_ms"] = radix;
 }
 
-BENCHMARK(gpu_bitonic_vs_cub_merge_sort_paper_type)->Apply(gpu_sizes);
+BENCHMARK(gpu_sort_vs_cub_merge_sort_paper_type)->Apply(gpu_sizes);
 
 }  // namespace bench_sort_gpu
 #endif  // HIPAMP_BENCH_CUDA

@@ -6,15 +6,17 @@
 //                                  [] HIPAMP_RESTRICT (const T& a, const T& b) { ... }
 //   sort(av, first, last[, comp])  a host range (may be empty); sorted on av, copied back
 //   stable_sort(av, view[, comp])  ties keep their order
+//   bitonic_sort(av, view[, comp]) the data-oblivious bitonic network at every size
 //   sort_by_key(av, keys, values[, comp])  values move with their keys (not stable)
 //   batched_sort(av, rows[, comp]) every row of a 2-D view sorted on its own (many small
 //                                  arrays of equal length; on a GPU, tiles of rows)
 // Without `av` the sort runs where the view's data lives: an array's accelerator_view,
 // else the CPU device (host data is sorted where it is, with no transfer).
 //
-// GPU: a bitonic network of any size (no padding), tiles in shared memory and registers,
-// several network levels per global pass; large sorts of primitive keys in the default
-// order go to the vendor radix sort. CPU device: SIMD block sorts and parallel merges.
+// GPU: tiles sorted by a bitonic network in shared memory and registers, then merge passes
+// (merge path) that read and write every element once; batches of rows and bitonic_sort run
+// the network at every size (no padding). Large sorts of primitive keys in the default order
+// go to the vendor radix sort. CPU device: SIMD block sorts and parallel merges.
 // Sorting is asynchronous like parallel_for_each: host access to the data waits for it.
 #pragma once
 
@@ -95,7 +97,7 @@ void sort_by_key_index(const accelerator_view& av, const array_view<T, 1>& data)
       av, "sort",
       [&](const auto& on, const array_view<K, 1>& bound) {
         return sort_rows(on, bound.unchecked_data(), static_cast<unsigned>(n), 1u,
-                         static_cast<std::size_t>(n), operator_less{}, false);
+                         static_cast<std::size_t>(n), operator_less{}, fastest_sort);
       },
       key_view);
   gather_by_keys<T>(av, data, key_view, array_view<T, 1>(sorted), false);
@@ -116,7 +118,7 @@ void sort(const accelerator_view& av, const array_view<T, 1>& data, Compare comp
   detail::launch(
       av, "sort",
       [&](const auto& on, const array_view<T, 1>& bound) {
-        return sort_rows(on, bound.unchecked_data(), n, 1u, n, comp, false);
+        return sort_rows(on, bound.unchecked_data(), n, 1u, n, comp, detail::fastest_sort);
       },
       data);
 }
@@ -180,7 +182,7 @@ void stable_sort(const accelerator_view& av, const array_view<T, 1>& data, Compa
   detail::launch(
       av, "stable_sort",
       [&](const auto& on, const array_view<T, 1>& bound) {
-        return sort_rows(on, bound.unchecked_data(), n, 1u, n, comp, true);
+        return sort_rows(on, bound.unchecked_data(), n, 1u, n, comp, detail::stable_sort_kind);
       },
       data);
 }
@@ -197,6 +199,37 @@ void stable_sort(const array_view<T, 1>& data, Compare comp) {
 template <class T>
 void stable_sort(const array_view<T, 1>& data) {
   stable_sort(data.get_source_accelerator_view(), data);
+}
+
+// ---- bitonic_sort -----------------------------------------------------------------------------
+
+// The bitonic network alone, at every size (sort() switches to merge passes above a tile): a
+// data-oblivious sort whose sequence of compare-exchanges depends on the length only. Not
+// stable. On the CPU device it is that device's sort.
+template <class T, class Compare>
+void bitonic_sort(const accelerator_view& av, const array_view<T, 1>& data, Compare comp) {
+  detail::check_sortable_view(data, "bitonic_sort");
+  const auto n = static_cast<unsigned>(data.extent[0]);
+  detail::launch(
+      av, "bitonic_sort",
+      [&](const auto& on, const array_view<T, 1>& bound) {
+        return sort_rows(on, bound.unchecked_data(), n, 1u, n, comp, detail::network_sort);
+      },
+      data);
+}
+template <class T>
+void bitonic_sort(const accelerator_view& av, const array_view<T, 1>& data) {
+  static_assert(detail::has_operator_less<T>::value,
+                "hipamp::bitonic_sort: this element type has no operator<; pass a comparator");
+  bitonic_sort(av, data, ascending{});
+}
+template <class T, class Compare>
+void bitonic_sort(const array_view<T, 1>& data, Compare comp) {
+  bitonic_sort(data.get_source_accelerator_view(), data, comp);
+}
+template <class T>
+void bitonic_sort(const array_view<T, 1>& data) {
+  bitonic_sort(data.get_source_accelerator_view(), data);
 }
 
 // ---- sort_by_key ------------------------------------------------------------------------------
@@ -234,6 +267,7 @@ void sort_by_key(const array_view<K, 1>& keys, const array_view<V, 1>& values) {
 }
 
 // ---- batched_sort -----------------------------------------------------------------------------
+// Rows of a batch run the bitonic network (tiles of rows at once on a GPU).
 
 template <class T, class Compare>
 void batched_sort(const accelerator_view& av, const array_view<T, 2>& rows, Compare comp) {
@@ -245,7 +279,7 @@ void batched_sort(const accelerator_view& av, const array_view<T, 2>& rows, Comp
       av, "batched_sort",
       [&](const auto& on, const array_view<T, 2>& bound) {
         return sort_rows(on, bound.unchecked_data(), length, row_count,
-                         static_cast<std::size_t>(bound.stride(0)), comp, false);
+                         static_cast<std::size_t>(bound.stride(0)), comp, detail::network_sort);
       },
       rows);
 }

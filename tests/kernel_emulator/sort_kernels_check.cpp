@@ -94,6 +94,71 @@ void check_paper_keys(unsigned length) {
   report("8-byte key-index elements", length, 1, ok);
 }
 
+// The merge sort (tiles, then merge passes through a scratch buffer): unstable keys must equal
+// std::stable_sort's; the stable variant must equal it with every element's original index.
+template <gk::block_sort Tiles = gk::default_block_sort<std::uint32_t>>
+void check_merge_keys(unsigned length, std::uint32_t distinct) {
+  std::vector<std::uint32_t> data = random_rows(length, 1, length, distinct);
+  std::vector<std::uint32_t> expected = data;
+  std::stable_sort(expected.begin(), expected.end());
+  std::vector<std::uint32_t> scratch(length, 0xdeadbeefu);
+  std::vector<unsigned> splits(gk::merge_split_count<std::uint32_t>(
+      length, gk::merge_sort_tile<std::uint32_t, false, Tiles>()));
+  // Every other size finds its splits in merge_partition_kernel (from one block on).
+  const unsigned partition_min_blocks = length % 2 == 0 ? 1u : ~0u;
+  gk::merge_sort<std::uint32_t, false, Tiles>(data.data(), scratch.data(), splits.data(), length,
+                                              less_u32{}, nullptr, partition_min_blocks);
+  report(Tiles == gk::block_sort::merge ? "merge sort, u32, merged tiles" : "merge sort, u32 keys",
+         length, 1, data == expected);
+}
+void check_merge_u64(unsigned length) {
+  std::vector<std::uint64_t> data(length);
+  for (unsigned i = 0; i < length; ++i) data[i] = (std::uint64_t(rng() % 7) << 32) | i;
+  const auto by_high = [](std::uint64_t a, std::uint64_t b) { return (a >> 32) < (b >> 32); };
+  std::vector<std::uint64_t> expected = data;
+  std::stable_sort(expected.begin(), expected.end(), by_high);
+  std::vector<std::uint64_t> scratch(length);
+  std::vector<unsigned> splits(
+      gk::merge_split_count<std::uint64_t>(length, gk::merge_sort_tile<std::uint64_t, true>()));
+  gk::merge_sort<std::uint64_t, true>(data.data(), scratch.data(), splits.data(), length, by_high,
+                                      nullptr, 1u);
+  report("stable merge sort, u64 by high half", length, 1, data == expected);
+}
+struct tagged {  // 12 bytes, sorted by y only: ties everywhere, x tells the original order
+  float z;
+  unsigned y;
+  unsigned x;
+};
+struct by_y {
+  bool operator()(const tagged& a, const tagged& b) const { return a.y < b.y; }
+};
+struct by_y_descending {
+  bool operator()(const tagged& a, const tagged& b) const { return a.y > b.y; }
+};
+template <bool Stable, class Less, gk::block_sort Tiles = gk::default_block_sort<tagged>>
+void check_merge_tagged(unsigned length, unsigned distinct, const char* what) {
+  std::vector<tagged> data(length);
+  for (unsigned i = 0; i < length; ++i)
+    data[i] = {float(rng() % 100), unsigned(rng() % distinct), i};
+  std::vector<tagged> expected = data;
+  std::stable_sort(expected.begin(), expected.end(), Less{});
+  std::vector<tagged> scratch(length);
+  std::vector<unsigned> splits(
+      gk::merge_split_count<tagged>(length, gk::merge_sort_tile<tagged, Stable, Tiles>()));
+  gk::merge_sort<tagged, Stable, Tiles>(data.data(), scratch.data(), splits.data(), length, Less{},
+                                        nullptr, length % 3 == 0 ? ~0u : 1u);
+  bool ok = true;
+  if (Stable) {
+    for (unsigned i = 0; i < length; ++i) ok = ok && data[i].x == expected[i].x;
+  } else {
+    ok = std::is_sorted(data.begin(), data.end(), Less{});
+    std::vector<int> seen(length, 0);
+    for (const tagged& e : data) ok = ok && e.x < length && !seen[e.x]++;
+    for (unsigned i = 0; i < length; ++i) ok = ok && data[i].y == expected[i].y;
+  }
+  report(what, length, 1, ok);
+}
+
 }  // namespace
 
 int main() {
@@ -107,6 +172,28 @@ int main() {
   check_keys(2 * tile, 2, 2 * tile + 11);
   for (unsigned n : {1000u, tile + 1, 5 * tile + 77}) check_stable_pairs(n);
   for (unsigned n : {4095u, 4096u, 4097u, 50000u}) check_paper_keys(n);
+  // Merge sort: around the tile (one pass or none), odd sizes, several passes (odd and even
+  // counts: the tile pass writes to the scratch buffer or in place), many duplicates.
+  constexpr unsigned merge_tile = gk::merge_sort_tile<std::uint32_t, false>();
+  for (unsigned n : {2u, 3u, 1000u, merge_tile - 1, merge_tile, merge_tile + 1, 2 * merge_tile,
+                     2 * merge_tile + 1, 3 * merge_tile + 17, 4 * merge_tile + 1,
+                     8 * merge_tile - 1, 100002u, 100003u}) {
+    check_merge_keys(n, n / 3 + 2);
+    check_merge_keys(n, 3);
+    check_merge_keys<gk::block_sort::merge>(n, n / 3 + 2);
+    check_merge_keys<gk::block_sort::bitonic>(n, n / 3 + 2);
+  }
+  constexpr unsigned pair_tile = gk::merge_sort_tile<tagged, true>();
+  // (8-byte elements: 12 items a thread, a block of 3072; stable with many ties.)
+  for (unsigned n : {3071u, 3072u, 3073u, 7000u, 20001u}) check_merge_u64(n);
+  for (unsigned n :
+       {5u, pair_tile - 1, pair_tile + 1, 3 * pair_tile + 5, 9 * pair_tile + 1, 70001u}) {
+    check_merge_tagged<true, by_y>(n, 5, "stable merge sort, 12-byte by y");
+    check_merge_tagged<true, by_y_descending>(n, 40, "stable merge sort, descending");
+    check_merge_tagged<false, by_y>(n, 1000, "merge sort, 12-byte by y");
+    check_merge_tagged<false, by_y, gk::block_sort::merge>(n, 1000,
+                                                           "merge sort, 12-byte, merged tiles");
+  }
   std::printf("%s\n",
               failures == 0 ? "all sort kernel checks passed" : "SORT KERNEL CHECKS FAILED");
   return failures == 0 ? 0 : 1;

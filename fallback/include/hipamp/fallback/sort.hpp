@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
+#include <hipamp/algorithm/sort/sort_kind.hpp>
 #include <hipamp/fallback/simple_executor.hpp>
 #include <hipamp/sort_order.hpp>
 
@@ -274,11 +275,12 @@ void sort(T* data, std::size_t row_length, std::size_t rows, std::size_t pitch, 
 
 // Sorts `rows` rows of `length` elements (row r at data + r * pitch) in host memory bound for
 // the CPU device; done when this returns.
-template <class T, class Less>
+// (The network kind, hipamp::bitonic_sort, is a GPU schedule; here it is this sort.)
+template <class T, class Less, hipamp::detail::sort_kind Kind>
 hipamp::detail::event_ptr sort_rows(const device_target& /*on*/, T* data, unsigned length,
                                     unsigned rows, std::size_t pitch, const Less& less,
-                                    bool stable) {
-  sort(data, length, rows, pitch, less, stable);
+                                    hipamp::detail::sort_kind_t<Kind>) {
+  sort(data, length, rows, pitch, less, Kind == hipamp::detail::sort_kind::stable);
   return hipamp::detail::ready_event();
 }
 

@@ -551,6 +551,22 @@ struct pair_memory {
   }
 };
 
+// One array read and another written (they may be the same): a tile pass that sorts its
+// tiles out of place, as the first pass of the merge sort does, costs no extra copy. Global
+// rounds read and write the same positions, so they need in == out.
+template <class T>
+struct copy_memory {
+  const T* in;
+  T* out;
+  layout lay;
+  HIPAMP_HOST_DEVICE std::size_t at(unsigned q) const noexcept { return lay.real(q); }
+  HIPAMP_HOST_DEVICE std::size_t next(std::size_t a, unsigned step) const noexcept {
+    return a + step;
+  }
+  HIPAMP_HOST_DEVICE T load(std::size_t a) const { return in[a]; }
+  HIPAMP_HOST_DEVICE void store(std::size_t a, const T& e) const { out[a] = e; }
+};
+
 // A tile in shared memory, with one pad slot after every 2^shift elements so that the
 // rounds' accesses are free of bank conflicts (see for_each_tile_round): a warp's access is
 // served 128 bytes at a time, so 4-, 8- and 16-byte elements pad every 32, 16 and 8

@@ -13,6 +13,7 @@
 
 #include <hipamp/accelerator.hpp>
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
+#include <hipamp/algorithm/sort/sort_kind.hpp>
 #include <hipamp/array_view.hpp>
 #include <hipamp/detail/launch.hpp>
 #include <hipamp/exceptions.hpp>

@@ -10,6 +10,10 @@
 //  - global_round_kernel: the bits >= log2 S of a stage, up to K network levels per pass,
 //    each thread loading its 2^K elements once, exchanging in registers, storing once.
 //  Only tiles and groups that hold an existing element are launched.
+//  The network runs whole for batches of rows and for hipamp::bitonic_sort.
+// Merge sort (merge_sort.hpp): one row of more than a tile is sorted by tile_kernel's first
+// pass (stages 1..log2 S) and then merge passes (merge path), each reading and writing every
+// element once; stable sorts sort their tiles by a block merge sort and merge stably.
 // Radix: primitive keys in the default order and large single sorts go to CUB's
 // DeviceRadixSort (rocPRIM's radix_sort_keys on ROCm) over ordered_bits, which keeps the
 // documented order (floats: NaNs last).
@@ -21,9 +25,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include <hipamp/accelerator.hpp>
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
+#include <hipamp/algorithm/sort/merge_path.hpp>
+#include <hipamp/algorithm/sort/sort_kind.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
 #include <hipamp/backend/gpu/scratch.hpp>
 #include <hipamp/backend/gpu/tuning_sort.hpp>
@@ -32,6 +39,8 @@
 #include <hipamp/backend/gpu/vendor_primitives.hpp>
 
 #define HIPAMP_SORT_SHARED_ALIGN HIPAMP_GPU_SHARED_ALIGN(16)
+
+#include <hipamp/backend/gpu/merge_sort.hpp>
 
 namespace hipamp::detail::gpu {
 namespace sort_kernels {
@@ -65,7 +74,12 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
   constexpr unsigned tile_size = 1u << shape.log2_tile;
   extern __shared__ HIPAMP_SORT_SHARED_ALIGN unsigned char sort_tile_storage[];
   E* tile = reinterpret_cast<E*>(sort_tile_storage);
-  const unsigned start = bitonic::tile_start(tiles, lay, shape.log2_tile, blockIdx.x);
+  // Tiles in reverse: a segment's last tile, when partial, takes the checked rounds chosen at
+  // run time, several times slower than a whole tile; launched first, it runs beside the
+  // whole tiles instead of after them (at 2^24 - 1 it added ~7% to the merge sort as the
+  // grid's last block).
+  const unsigned start =
+      bitonic::tile_start(tiles, lay, shape.log2_tile, tiles.count - 1u - blockIdx.x);
   using slots = bitonic::tile_memory<E>;
   constexpr int per_thread = 1 << shape.k;  // tile_size / threads
   // (A scalar: g++ 12 fails on lambdas below that name a constexpr local of class type.)
@@ -166,12 +180,6 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::global_threads),
   const bitonic::group grp =
       bitonic::group_at(bitonic::group_index(groups, static_cast<unsigned>(t)), r);
   bitonic::run_group<Bits, Mirror, E>(mem, lay, grp, 0u, less);
-}
-
-template <class T>
-__global__ void iota_kernel(T* out, std::size_t n) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = static_cast<T>(i);
 }
 
 template <class T, bool Descending>
@@ -303,36 +311,121 @@ void radix_sort(const accelerator_view& av, T* data, std::size_t n, bool descend
 
 }  // namespace sort_kernels
 
-// Sorts the rows described by `lay` (real positions of `data`) by `less`; ties in index
-// order when `stable`.
-template <class T, class Less>
+namespace sort_kernels {
+
+// Sorts the n elements at `data`: tiles first (Tiles: the bitonic tile kernel, or the block
+// merge sort, which stable sorts always take), then merge passes (merge_sort.hpp) through
+// `scratch` (n elements; unused when n fits one tile), ending back in `data` (the tile pass
+// writes to `scratch` when the number of passes is odd, so no copy is added).
+template <class T, bool Stable, block_sort Tiles = default_block_sort<T>>
+constexpr unsigned merge_sort_tile() {
+  if constexpr (Stable || Tiles == block_sort::merge) {
+    return default_merge_policy<T>::per_block;
+  } else {
+    return 1u << launch_shape<T, default_tile_shape<T>>::tile.log2_tile;
+  }
+}
+// `splits`: room for the split of every merge block of the largest pass (merge_split_count),
+// used by passes of partition_min_blocks blocks or more.
+// (Blocks never straddle pairs, so a pass of short runs may have more blocks than a later one.)
+template <class T>
+unsigned merge_split_count(unsigned n, unsigned tile) {
+  unsigned most = 0;
+  for (unsigned long long width = tile; width < n; width *= 2) {
+    const unsigned blocks =
+        merge::shape_pass(n, static_cast<unsigned>(width), default_merge_policy<T>::per_block)
+            .blocks;
+    most = blocks > most ? blocks : most;
+  }
+  return most;
+}
+template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
+void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& less,
+                stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks) {
+  if (n < 2) return;
+  using policy = default_merge_policy<T>;
+  constexpr unsigned tile = merge_sort_tile<T, Stable, Tiles>();
+  const int passes = merge::pass_count(n, tile);
+  T* from = passes % 2 == 1 ? scratch : data;
+  if constexpr (Stable || Tiles == block_sort::merge) {
+    block_merge_sort_kernel<T, policy, Less>
+        <<<(n + tile - 1) / tile, policy::threads, 0, stream>>>(data, from, n, less);
+    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: block merge sort kernel");
+  } else {
+    using tile_shape = default_tile_shape<T>;
+    constexpr int log2_tile = launch_shape<T, tile_shape>::tile.log2_tile;
+    const bitonic::layout lay = bitonic::make_layout(n, 1, n);
+    const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
+    using mem = bitonic::copy_memory<T>;
+    network_launcher<T, tile_shape, mem, Less>(mem{data, from, lay}, lay, less, stream)
+        .tile_pass(1, tile_stages);
+  }
+  T* to = from == data ? scratch : data;
+  for (unsigned long long width = tile; width < n; width *= 2) {
+    const merge::pass_shape pass =
+        merge::shape_pass(n, static_cast<unsigned>(width), policy::per_block);
+    const bool partition = splits != nullptr && pass.blocks >= partition_min_blocks;
+    if (partition) {
+      constexpr int partition_threads = 256;
+      const unsigned long long lanes =
+          static_cast<unsigned long long>(pass.blocks) * static_cast<unsigned>(warp_size);
+      merge_partition_kernel<T, Less>
+          <<<blocks_for(lanes, partition_threads), partition_threads, 0, stream>>>(
+              from, n, pass, policy::per_block, splits, less);
+      HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: merge partition kernel");
+    }
+    merge_kernel<T, policy, Less><<<pass.blocks, policy::threads, 0, stream>>>(
+        from, to, n, pass, partition ? splits : nullptr, less);
+    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: merge kernel");
+    std::swap(from, to);
+  }
+}
+template <class T, bool Stable, class Less>
+void merge_sort(const accelerator_view& av, T* data, unsigned n, const Less& less,
+                stream_t stream) {
+  const bool fits_tile = n <= merge_sort_tile<T, Stable>();
+  const std::size_t data_bytes = device_scratch::aligned(std::size_t(n) * sizeof(T));
+  const std::size_t split_bytes =
+      std::size_t(merge_split_count<T>(n, merge_sort_tile<T, Stable>())) * sizeof(unsigned);
+  device_scratch scratch(av, fits_tile ? 0 : data_bytes + split_bytes);
+  merge_sort<T, Stable>(data, fits_tile ? nullptr : scratch.as<T>(),
+                        fits_tile ? nullptr : scratch.as<unsigned>(data_bytes), n, less, stream);
+}
+
+}  // namespace sort_kernels
+
+// Sorts the rows described by `lay` (real positions of `data`) by `less`. Kind (a type, so
+// that a sort instantiates only the kernels it can run):
+//  - fastest: tiles, then merge passes (a row of a tile or less: one tile pass); primitive
+//    keys in the default order, large enough, go to the vendor radix sort.
+//  - stable: the stable merge sort.
+//  - network: the bitonic network at every size (hipamp::bitonic_sort, and batched_sort,
+//    whose rows share tiles).
+// The merge sorts take rows one at a time (sort and stable_sort pass one).
+template <class T, class Less, sort_kind Kind>
 void sort_rows(const accelerator_view& av, T* data, const bitonic::layout& lay, const Less& less,
-               bool stable) {
+               sort_kind_t<Kind>) {
   // The launch protocol's stream: it also makes av's GPU current on machines with several,
   // where a launch into another GPU's stream would fail.
   const stream_t stream = prepare_launch(av.queue()).stream;
-  if constexpr (is_default_order_v<T, Less> && (sizeof(T) == 4 || sizeof(T) == 8)) {
-    // Equal keys are bit-identical in the default order: every sort is stable.
-    if (lay.segments == 1 && lay.length >= radix_sort_threshold) {
-      sort_kernels::radix_sort(av, data, lay.length, std::is_same<Less, descending>::value, stream);
-      return;
+  if constexpr (Kind == sort_kind::network) {
+    sort_kernels::run_network<T>(bitonic::copy_memory<T>{data, data, lay}, lay, less, stream);
+  } else {
+    // Equal keys are bit-identical in the default order: every sort of them is stable.
+    constexpr bool default_order =
+        is_default_order_v<T, Less> && (sizeof(T) == 4 || sizeof(T) == 8);
+    if constexpr (default_order) {
+      if (lay.segments == 1 && lay.length >= radix_sort_threshold) {
+        sort_kernels::radix_sort(av, data, lay.length, std::is_same<Less, descending>::value,
+                                 stream);
+        return;
+      }
     }
-    stable = false;
+    constexpr bool stable = Kind == sort_kind::stable && !default_order;
+    for (unsigned r = 0; r < lay.segments; ++r) {
+      sort_kernels::merge_sort<T, stable>(av, data + r * lay.pitch, lay.length, less, stream);
+    }
   }
-  if (!stable) {
-    sort_kernels::run_network<T>(bitonic::array_memory<T>{data, lay}, lay, less, stream);
-    return;
-  }
-  // Stable: sort (element, original index) pairs with ties broken by the index.
-  const std::size_t extent = static_cast<std::size_t>(lay.segments - 1) * lay.pitch + lay.length;
-  device_scratch indices(av, extent * sizeof(unsigned));
-  sort_kernels::iota_kernel<<<sort_kernels::blocks_for(extent, 256), 256, 0, stream>>>(
-      indices.as<unsigned>(), extent);
-  HIPAMP_GPU_CHECK_LAUNCH("hipamp::stable_sort: index kernel");
-  using pair = bitonic::key_value<T, unsigned>;
-  sort_kernels::run_network<pair>(
-      bitonic::pair_memory<T, unsigned>{data, indices.as<unsigned>(), lay}, lay,
-      bitonic::by_key_then_index<Less>{less}, stream);
 }
 
 // Sorts keys and carries values along (values[i] travels with keys[i]).
@@ -349,10 +442,10 @@ void sort_pairs(const accelerator_view& av, K* keys, V* values, const bitonic::l
 
 // Sorts `rows` rows of `length` elements (row r at data + r * pitch) in device memory; queued
 // on the view's stream.
-template <class T, class Less>
+template <class T, class Less, sort_kind Kind>
 event_ptr sort_rows(const device_target& on, T* data, unsigned length, unsigned rows,
-                    std::size_t pitch, const Less& less, bool stable) {
-  sort_rows(on.view, data, bitonic::make_layout(length, rows, pitch), less, stable);
+                    std::size_t pitch, const Less& less, sort_kind_t<Kind> kind) {
+  sort_rows(on.view, data, bitonic::make_layout(length, rows, pitch), less, kind);
   return on.view.queue().record();
 }
 

@@ -25,10 +25,53 @@ struct default_tile_shape {
   static constexpr int min_blocks = 0;
 };
 
+// The merge passes above the tile (backend/gpu/merge_sort.hpp): Threads threads each merging
+// Items consecutive outputs, so a block reads and writes Threads * Items elements per pass
+// through shared memory. Many items per thread make the per-block split search and the
+// per-thread merge-path search cheap next to the data they place.
+template <int Threads, int Items>
+struct merge_policy {
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  static constexpr int per_block = Threads * Items;
+  static_assert(Threads % 2 == 0 && Threads >= 64,
+                "hipamp: a merge block's two split searches "
+                "each take half of its threads");
+};
+// Up to 16-byte elements: 256 threads, 16 / 12 / 8 items; larger ones keep a block's shared
+// memory near 32 KiB (static shared memory stops at 48 KiB) with 64 threads.
+constexpr int merge_items_for_bytes(std::size_t bytes) {
+  if (bytes <= 4) return 16;
+  if (bytes <= 8) return 12;
+  if (bytes <= 16) return 8;
+  const std::size_t fit = 32768 / (64 * bytes);
+  return fit < 1 ? 1 : fit > 8 ? 8 : static_cast<int>(fit);
+}
+template <class E>
+struct default_merge_policy
+    : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E))> {};
+
+// Merge passes of at least this many blocks find their splits in a kernel of their own
+// (merge_partition_kernel) instead of in every block: on grids of several waves each wave
+// would wait again for the in-block search's dependent global loads.
+inline constexpr unsigned merge_partition_min_blocks = 512;
+
+// How the merge sort sorts its tiles before the merge passes: the bitonic tile kernel (larger
+// tiles, fewer passes, not stable) or the block merge sort (stable, tiles of one merge block).
+// Stable sorts always take the block merge sort.
+// Measured on the H100 (bench_sort_variants, 68b9f7c; ratio to CUB's merge sort at 2^16 / 2^20
+// / 2^24 / 2^26): u32 bitonic tiles 1.12 / 1.34 / 0.86 / 0.78, merged tiles 1.06 / 1.25 / 0.80
+// / 0.73; the paper's 12-byte type bitonic 0.96 / 1.02 / 0.96 / 0.91, merged 1.22 / 1.21 /
+// 0.97 / 0.92. 8-byte elements are unmeasured and keep the bitonic tiles.
+enum class block_sort { bitonic, merge };
+template <class E>
+inline constexpr block_sort default_block_sort =
+    sizeof(E) > 8 ? block_sort::merge : block_sort::bitonic;
+
 }  // namespace sort_kernels
 
 // Above this many elements a single sort of primitive keys in the default order goes to
-// the vendor radix sort; below, one or a few bitonic launches are cheaper.
+// the vendor radix sort; below, the merge sort (one or a few launches) is cheaper.
 inline constexpr std::size_t radix_sort_threshold = std::size_t(1) << 16;
 
 }  // namespace hipamp::detail::gpu

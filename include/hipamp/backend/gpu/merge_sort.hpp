@@ -1,0 +1,311 @@
+// The GPU sort above the tile: merge passes that read and write every element once, in the HIP
+// kernel language (CUDA under nvcc). Tiles are sorted first by the bitonic tile kernel
+// (sort.hpp); each pass then merges pairs of sorted runs into runs twice as long, until one
+// run holds everything. ceil(log2(n / tile)) passes instead of the network's ~log2(n)^2 / 2K
+// global rounds, and an odd n costs what its size costs: blocks cover the real elements only.
+//
+// merge_kernel, one block per `per_block` outputs of one pair of runs (merge path, see
+// algorithm/sort/merge_path.hpp):
+//  1. The block finds where the path crosses its first and last diagonal: half of its threads
+//     search each, probing `threads / 2` points of the range per step (a 128-ary search,
+//     four dependent global loads at 2^25 where a binary search makes 25). On grids of many
+//     waves those loads' latency is paid again by every wave; there merge_partition_kernel
+//     finds every block's first split beforehand (one warp each, a warp-wide search) and the
+//     blocks read theirs.
+//  2. It loads its share of both runs (coalesced) into shared memory.
+//  3. Each thread finds its own split there by a binary search and merges `items` outputs
+//     sequentially into registers (ties take the left run: stable).
+//  4. The outputs go back through shared memory (padded against bank conflicts) and out in
+//     coalesced stores.
+//
+// Include only from GPU translation units (through sort.hpp).
+#pragma once
+
+#include <cstddef>
+
+#include <hipamp/algorithm/sort/bitonic_network.hpp>
+#include <hipamp/algorithm/sort/merge_path.hpp>
+#include <hipamp/backend/gpu/kernel_language.hpp>
+#include <hipamp/backend/gpu/tuning_sort.hpp>
+#include <hipamp/backend/gpu/warp_primitives.hpp>
+
+namespace hipamp::detail::gpu::sort_kernels {
+
+template <class E, class Policy>
+struct merge_shared {
+  // Slots for the merge (per_block, one more that reads past the last element may touch) and
+  // for the padded staging of the outputs (one pad slot per 32).
+  static constexpr unsigned slots = bitonic::padded(Policy::per_block, 5) + 1;
+  // A struct rather than an aligned array: the alignment then goes with the type, which every
+  // compiler (and the kernel emulator's static shared storage) accepts.
+  struct alignas(alignof(E) > 16 ? alignof(E) : 16) storage {
+    unsigned char bytes[slots * sizeof(E)];
+  };
+};
+
+// A run of a shared-memory tile kept in padded slots (one pad per 32, as the staging above),
+// read by position from `offset`; positions past the tile read its last slot (never used).
+template <class E, unsigned PerBlock>
+struct shared_run {
+  const E* keys;
+  unsigned offset;
+  HIPAMP_HOST_DEVICE E operator[](unsigned i) const {
+    const unsigned p = offset + i;
+    return keys[bitonic::padded(p < PerBlock ? p : PerBlock, 5)];
+  }
+};
+
+// The block sort by merging (stable; the tile of the stable sorts, and of the others where the
+// policy says so): each thread sorts `items` consecutive elements in registers by odd-even
+// transposition (adjacent exchanges only when strictly out of order: stable), then
+// log2(threads) rounds merge pairs of runs in shared memory by merge path, ties from the left.
+// A tile's missing tail (the last tile of an odd size) is never compared: each thread knows
+// how many of its elements exist, and every run is clipped to the tile's count.
+template <class E, class Policy, class Less>
+__global__ void __launch_bounds__((Policy::threads))
+    block_merge_sort_kernel(const E* in, E* out, unsigned n, Less less) {
+  constexpr unsigned threads = Policy::threads;
+  constexpr int items = Policy::items;
+  constexpr unsigned per_block = Policy::per_block;
+  __shared__ typename merge_shared<E, Policy>::storage block_storage;
+  E* keys = reinterpret_cast<E*>(block_storage.bytes);
+  const std::size_t start = static_cast<std::size_t>(blockIdx.x) * per_block;
+  const unsigned count = n - start < per_block ? static_cast<unsigned>(n - start) : per_block;
+  const unsigned tid = threadIdx.x;
+  {
+    E v[items];
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (i < count) v[r] = in[start + i];
+    }
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (i < count) keys[bitonic::padded(i, 5)] = v[r];
+    }
+  }
+  __syncthreads();
+  const unsigned first = tid * items;
+  const unsigned valid = first >= count ? 0u : count - first < items ? count - first : items;
+  E x[items];
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    if (static_cast<unsigned>(k) < valid) x[k] = keys[bitonic::padded(first + k, 5)];
+  }
+#pragma unroll
+  for (int phase = 0; phase < items; ++phase) {
+#pragma unroll
+    for (int j = phase & 1; j + 1 < items; j += 2) {
+      if (static_cast<unsigned>(j + 1) < valid) bitonic::compare_exchange(x[j], x[j + 1], less);
+    }
+  }
+  for (unsigned width = items; width < per_block; width *= 2) {
+    __syncthreads();  // the previous round's reads are done
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      if (static_cast<unsigned>(k) < valid) keys[bitonic::padded(first + k, 5)] = x[k];
+    }
+    __syncthreads();
+    if (valid == 0) continue;
+    const unsigned pair = first / (2 * width) * (2 * width);  // items need not be a power of 2
+    const unsigned left = count - pair;
+    const unsigned a_count = left < width ? left : width;
+    const unsigned b_count = left - a_count < width ? left - a_count : width;
+    const shared_run<E, per_block> a{keys, pair};
+    const shared_run<E, per_block> b{keys, pair + width};
+    const unsigned diag = first - pair;
+    const unsigned split = merge::merge_path(a, a_count, b, b_count, diag, less);
+    unsigned ai = split;
+    unsigned bi = diag - split;
+    E xa = a[ai];
+    E xb = b[bi];
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const bool take_a = bi >= b_count || (ai < a_count && !less(xb, xa));
+      x[k] = take_a ? xa : xb;
+      if (take_a) {
+        ++ai;
+        xa = a[ai];
+      } else {
+        ++bi;
+        xb = b[bi];
+      }
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    if (static_cast<unsigned>(k) < valid) keys[bitonic::padded(first + k, 5)] = x[k];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < items; ++r) {
+    const unsigned i = tid + r * threads;
+    if (i < count) out[start + i] = keys[bitonic::padded(i, 5)];
+  }
+}
+
+// The split of every merge block's first diagonal, one warp per block: each step probes
+// warp_size points of the range and a ballot finds where the predicate turns false.
+template <class E, class Less>
+__global__ void merge_partition_kernel(const E* in, unsigned n, merge::pass_shape pass,
+                                       unsigned per_block, unsigned* splits, Less less) {
+  const unsigned long long thread =
+      static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned block = static_cast<unsigned>(thread / warp_size);
+  const unsigned lane = static_cast<unsigned>(thread % warp_size);
+  if (block >= pass.blocks) return;  // whole warps: blockDim is a multiple of warp_size
+  const merge::block_span s = merge::span_of(n, pass, per_block, block);
+  const E* a = in + s.start;
+  const E* b = a + s.a_count;
+  const unsigned diag = s.d_first;
+  unsigned lo = diag > s.b_count ? diag - s.b_count : 0u;
+  unsigned hi = diag < s.a_count ? diag : s.a_count;
+  constexpr unsigned lanes = static_cast<unsigned>(warp_size);
+  while (lo < hi) {
+    const unsigned span = hi - lo;
+    const unsigned probes = span < lanes ? span : lanes;
+    const auto probe = [&](unsigned j) {
+      return span <= lanes ? lo + j
+                           : lo + static_cast<unsigned>(static_cast<unsigned long long>(span) *
+                                                        (j + 1) / (lanes + 1));
+    };
+    const bool before = lane < probes && merge::before_path(a, b, diag, probe(lane), less);
+    // The predicate holds on a prefix of the probes: its length is the first lane without it.
+    const lane_mask_t inverse = ~ballot(before);
+    const unsigned count = inverse == 0 ? lanes : static_cast<unsigned>(lowest_lane(inverse));
+    const unsigned new_lo = count > 0 ? probe(count - 1) + 1 : lo;
+    hi = count < probes ? probe(count) : hi;
+    lo = new_lo;
+  }
+  if (lane == 0) splits[block] = lo;
+}
+
+// One merge pass: runs of pass.width in `in` merged in pairs into `out` (in != out).
+template <class E, class Policy, class Less>
+__global__ void __launch_bounds__((Policy::threads))
+    merge_kernel(const E* in, E* out, unsigned n, merge::pass_shape pass, const unsigned* splits,
+                 Less less) {
+  constexpr unsigned threads = Policy::threads;
+  constexpr int items = Policy::items;
+  constexpr unsigned per_block = Policy::per_block;
+  constexpr unsigned half = threads / 2;
+  __shared__ typename merge_shared<E, Policy>::storage merge_storage;
+  __shared__ unsigned split_bounds[2][2];  // [first/last diagonal][lo, hi]
+  __shared__ unsigned char split_flags[2][half];
+
+  const merge::block_span s = merge::span_of(n, pass, per_block, blockIdx.x);
+  const E* a = in + s.start;
+  const E* b = a + s.a_count;
+  const unsigned tid = threadIdx.x;
+
+  // 1. The block's two splits: from merge_partition_kernel, or searched here, each by half of
+  // the threads. Every step probes up to `half` points of [lo, hi) at once; the predicate is
+  // true on a prefix of them, and the probes on either side of the change bound the next
+  // range. Each thread tests both ranges' state after the barrier, so all leave together.
+  if (splits != nullptr) {
+    if (tid < 2) {
+      const unsigned next = blockIdx.x + 1;
+      // The last block of a pair ends at the pair's end: all of A taken.
+      const bool same_pair = next < pass.blocks && next % pass.blocks_per_pair != 0;
+      split_bounds[tid][0] = tid == 0 ? splits[blockIdx.x] : same_pair ? splits[next] : s.a_count;
+    }
+    __syncthreads();
+  } else {
+    const unsigned which = tid < half ? 0u : 1u;
+    const unsigned j = tid - which * half;
+    const unsigned diag = which == 0 ? s.d_first : s.d_last;
+    if (j == 0) {
+      split_bounds[which][0] = diag > s.b_count ? diag - s.b_count : 0u;
+      split_bounds[which][1] = diag < s.a_count ? diag : s.a_count;
+    }
+    for (;;) {
+      __syncthreads();
+      if (split_bounds[0][0] >= split_bounds[0][1] && split_bounds[1][0] >= split_bounds[1][1])
+        break;
+      const unsigned lo = split_bounds[which][0];
+      const unsigned span = split_bounds[which][1] - lo;
+      const unsigned probes = span < half ? span : half;
+      bool before = false;
+      unsigned mid = 0;
+      if (j < probes) {
+        mid = span <= half ? lo + j
+                           : lo + static_cast<unsigned>(static_cast<unsigned long long>(span) *
+                                                        (j + 1) / (half + 1));
+        before = merge::before_path(a, b, diag, mid, less);
+      }
+      split_flags[which][j] = before;
+      __syncthreads();
+      if (j < probes) {
+        if (before && (j + 1 == probes || !split_flags[which][j + 1]))
+          split_bounds[which][0] = mid + 1;
+        if (!before && (j == 0 || split_flags[which][j - 1])) split_bounds[which][1] = mid;
+      }
+    }
+  }
+  const unsigned a_first = split_bounds[0][0];
+  const unsigned a_count = split_bounds[1][0] - a_first;
+  const unsigned b_first = s.d_first - a_first;
+  const unsigned total = s.d_last - s.d_first;
+  E* keys = reinterpret_cast<E*>(merge_storage.bytes);
+
+  // 2. The block's share of A, then of B, side by side in shared memory; all loads issued
+  // before the first store.
+  {
+    E v[items];
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (i < total) v[r] = i < a_count ? a[a_first + i] : b[b_first + (i - a_count)];
+    }
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (i < total) keys[i] = v[r];
+    }
+  }
+  __syncthreads();
+
+  // 3. This thread's outputs [first, first + items) of the block's share.
+  E x[items];
+  {
+    const unsigned first = tid * items < total ? tid * items : total;
+    const unsigned split =
+        merge::merge_path(keys, a_count, keys + a_count, total - a_count, first, less);
+    unsigned ai = split;
+    unsigned bi = a_count + (first - split);
+    // Reads past a run's end (clamped inside the buffer) are never compared or kept.
+    E xa = keys[ai < per_block ? ai : per_block];
+    E xb = keys[bi < per_block ? bi : per_block];
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const bool take_a = bi >= total || (ai < a_count && !less(xb, xa));
+      x[k] = take_a ? xa : xb;
+      if (take_a) {
+        ++ai;
+        xa = keys[ai < per_block ? ai : per_block];
+      } else {
+        ++bi;
+        xb = keys[bi < per_block ? bi : per_block];
+      }
+    }
+  }
+  __syncthreads();
+
+  // 4. Outputs to shared memory in thread order, then out in coalesced stores.
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const unsigned i = tid * items + k;
+    if (i < total) keys[bitonic::padded(i, 5)] = x[k];
+  }
+  __syncthreads();
+  E* o = out + s.start + s.d_first;
+#pragma unroll
+  for (int r = 0; r < items; ++r) {
+    const unsigned i = tid + r * threads;
+    if (i < total) o[i] = keys[bitonic::padded(i, 5)];
+  }
+}
+
+}  // namespace hipamp::detail::gpu::sort_kernels

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Issue 18's GPU check of the merge sort, in one device call on a snapshot of the tree:
+#   bash scripts/sort_merge_check.sh run     # configure, build hipamp_tests + bench_sort, the
+#                                            # [sort] tests, the sort benchmarks against CUB
+#   bash scripts/sort_merge_check.sh times   # next call, same warm machine: nvcc time of every
+#                                            # sort unit (scripts/nvcc_times.py)
+# BENCH_FILTER overrides the benchmarks run. Results and logs land in $OUT.
+set -uo pipefail
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$SRC/sort_check_out}"
+BUILD="${BUILD:-/tmp/hipamp-sort-merge}"
+mkdir -p "$OUT"
+export PATH="/usr/local/cuda/bin:$PATH"
+phase="${1:-run}"
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  nvcc --version | tail -1
+  cat "$SRC/COMMIT" 2>/dev/null
+  date -u
+} | tee "$OUT/machine.txt"
+[ -f "$BUILD/build.ninja" ] || cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 ||
+  { tail -30 "$OUT/configure.log"; exit 1; }
+if [ "$phase" = "run" ]; then
+  start=$SECONDS
+  timeout 330 cmake --build "$BUILD" -j "$(nproc)" --target hipamp_tests bench_sort -- -k 0 \
+    >"$OUT/build.log" 2>&1
+  rc=$?
+  echo "build rc=$rc ($((SECONDS - start)) s)"
+  [ $rc -eq 0 ] || { grep -E "error|FAILED" "$OUT/build.log" | head -40; exit 1; }
+  start=$SECONDS
+  timeout 200 "$BUILD/tests/hipamp_tests" "[sort]" --durations yes >"$OUT/tests_sort.log" 2>&1
+  echo "tests [sort] rc=$? ($((SECONDS - start)) s): $(grep -E '^(All tests passed|test cases:)' "$OUT/tests_sort.log" | tail -1)"
+  grep -B5 -A15 "FAILED:" "$OUT/tests_sort.log" | head -60
+  sort -rn "$OUT/tests_sort.log" | grep -E "^[0-9.]+ s:" | head -5
+  start=$SECONDS
+  timeout 240 "$BUILD/benchmarks/bench_sort" \
+    --benchmark_filter="${BENCH_FILTER:-gpu_(sort_vs|stable_sort|bitonic_sort_vs|non_power|merge_sort_tiles)}" \
+    --benchmark_out="$OUT/bench_sort.json" --benchmark_out_format=json >"$OUT/bench_sort.log" 2>&1
+  echo "bench_sort rc=$? ($((SECONDS - start)) s)"
+  grep -E "^gpu" "$OUT/bench_sort.log" | sed -E 's/ +/ /g' | cut -c1-200
+  if [ -n "${PROFILE:-}" ]; then  # per-kernel durations of one sort per filter, by Nsight Compute
+    for f in $PROFILE; do
+      ncu --kernel-name 'regex:tile_kernel|merge_kernel|block_merge_sort_kernel|global_round_kernel' --launch-count ${COUNT:-40} \
+        --metrics gpu__time_duration.sum --csv "$BUILD/benchmarks/bench_sort" \
+        --benchmark_filter="$f" >"$OUT/ncu_$(echo "$f" | tr -c 'A-Za-z0-9_\n' '_').csv" 2>&1
+      python3 - "$OUT"/ncu_"$(echo "$f" | tr -c 'A-Za-z0-9_\n' '_')".csv <<'PY'
+import csv, io, re, sys
+rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
+out = []
+for r in csv.DictReader(io.StringIO(''.join(rows))):
+    if r['Metric Name'] != 'gpu__time_duration.sum': continue
+    name = re.sub(r'[<(].*', '', r['Kernel Name']).split('::')[-1].split()[-1]
+    v = float(r['Metric Value'].replace(',', ''))
+    v /= 1000.0 if r['Metric Unit'] in ('nsecond', 'ns') else 1.0
+    out.append(f"{name[:5]}:{v:.1f}")
+print(sys.argv[1].split('/')[-1], ' '.join(out[:24]))
+PY
+    done
+  fi
+  if [ -n "${DETAIL:-}" ]; then  # one merge pass and one tile pass in detail, in $DETAIL
+    ncu --kernel-name 'regex:merge_kernel|tile_kernel|block_merge_sort_kernel' --launch-skip 8 \
+      --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section WarpStateStats --section MemoryWorkloadAnalysis "$BUILD/benchmarks/bench_sort" \
+      --benchmark_filter="$DETAIL" >"$OUT/ncu_detail.txt" 2>&1
+    grep -E "^  [a-z_]+.*\(|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued|Static Shared" \
+      "$OUT/ncu_detail.txt" | head -80
+  fi
+elif [ "$phase" = "times" ]; then
+  python3 "$SRC/scripts/nvcc_times.py" -j "$(nproc)" "$BUILD" 'sort' | tee "$OUT/nvcc_times.md"
+fi

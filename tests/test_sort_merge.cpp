@@ -1,0 +1,133 @@
+// The GPU sort's merge passes (issue 18) on every accelerator: sizes around the tile and
+// around each merge pass's run length (odd counts of passes too), odd sizes, many duplicates
+// (stable_sort must keep their input order: merges take the left run on ties), a 12-byte user
+// type, a descending comparator, and hipamp::bitonic_sort (the network at every size) beside
+// them. References are std::sort / std::stable_sort of the same random input.
+// One unit per group of sort kernels: u32 by a comparator, the paper's type by y.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "sort_test_support.hpp"
+
+using namespace sort_test;  // NOLINT(google-build-using-namespace): the sort tests' helpers
+
+namespace {
+
+struct less_u32 {
+  HIPAMP_HOST_DEVICE bool operator()(const std::uint32_t& a, const std::uint32_t& b) const {
+    return a < b;
+  }
+};
+// Sorts by the high 24 bits only: ties everywhere, and the low bits tell stable from not.
+struct by_high_bits {
+  HIPAMP_HOST_DEVICE bool operator()(const std::uint32_t& a, const std::uint32_t& b) const {
+    return (a >> 8) < (b >> 8);
+  }
+};
+struct by_y {
+  HIPAMP_HOST_DEVICE bool operator()(const paper_type& a, const paper_type& b) const {
+    return a.y < b.y;
+  }
+};
+struct by_y_descending {
+  HIPAMP_HOST_DEVICE bool operator()(const paper_type& a, const paper_type& b) const {
+    return a.y > b.y;
+  }
+};
+
+// Tiles: bitonic 2^13 for 4-byte keys; the block merge sort (stable sorts, and 12-byte
+// elements) 4096 / 2048. Merge blocks place 4096 / 2048 outputs. The sizes straddle each of
+// them and later merge runs (one, two and three passes, odd counts of passes too).
+std::vector<std::size_t> merge_sizes() {
+  return {2,    3,    2047, 2049,  3071,  3073,          4095,  4097,
+          8191, 8192, 8193, 16385, 32767, 3 * 8192 + 17, 65537, 100003};
+}
+
+std::vector<std::uint32_t> random_u32(std::size_t n, std::uint32_t distinct) {
+  std::vector<std::uint32_t> v(n);
+  for (auto& x : v) x = static_cast<std::uint32_t>(hipamp_test::rng()());
+  if (distinct != 0) {
+    for (auto& x : v) x = (x % distinct) << 8 | (x & 0xffu);
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("sort: u32 keys by a comparator across tile and merge boundaries", "[sort][merge]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    std::vector<std::size_t> sizes = merge_sizes();
+    sizes.push_back((std::size_t(1) << 18) + 5);  // five merge passes over 2^13 tiles
+    for (const std::size_t n : sizes) {
+      INFO("n = " << n);
+      const std::vector<std::uint32_t> input = random_u32(n, 0);
+      std::vector<std::uint32_t> expected = input;
+      std::sort(expected.begin(), expected.end());
+      std::vector<std::uint32_t> data = input;
+      hx::sort(acc.get_default_view(), hx::array_view<std::uint32_t, 1>(static_cast<int>(n), data),
+               less_u32{});
+      CHECK(data == expected);
+      std::vector<std::uint32_t> network = input;
+      hx::bitonic_sort(acc.get_default_view(),
+                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), network), less_u32{});
+      CHECK(network == expected);
+    }
+  }
+}
+
+TEST_CASE("stable_sort: many duplicate keys keep their order across merge passes",
+          "[sort][merge]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    for (const std::size_t n : merge_sizes()) {
+      for (const std::uint32_t distinct : {3u, 1000u}) {
+        INFO("n = " << n << ", distinct keys = " << distinct);
+        const std::vector<std::uint32_t> input = random_u32(n, distinct);
+        std::vector<std::uint32_t> expected = input;
+        std::stable_sort(expected.begin(), expected.end(), by_high_bits{});
+        std::vector<std::uint32_t> stable = input;
+        hx::stable_sort(acc.get_default_view(),
+                        hx::array_view<std::uint32_t, 1>(static_cast<int>(n), stable),
+                        by_high_bits{});
+        CHECK(stable == expected);
+        // Unstable: the same keys in order, a permutation of the input.
+        std::vector<std::uint32_t> unstable = input;
+        hx::sort(acc.get_default_view(),
+                 hx::array_view<std::uint32_t, 1>(static_cast<int>(n), unstable), by_high_bits{});
+        CHECK(std::is_sorted(unstable.begin(), unstable.end(), by_high_bits{}));
+        CHECK(std::is_permutation(unstable.begin(), unstable.end(), input.begin()));
+      }
+    }
+  }
+}
+
+TEST_CASE("sort and stable_sort: the paper's type by y, ascending and descending",
+          "[sort][merge]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    for (const std::size_t n : merge_sizes()) {
+      INFO("n = " << n);
+      const std::vector<paper_type> input = paper_input(n, false);  // about 8 of each key
+      std::vector<paper_type> up = input, down = input;
+      std::stable_sort(up.begin(), up.end(), by_y{});
+      std::stable_sort(down.begin(), down.end(), by_y_descending{});
+
+      std::vector<paper_type> stable = input;
+      hx::stable_sort(acc.get_default_view(),
+                      hx::array_view<paper_type, 1>(static_cast<int>(n), stable), by_y{});
+      CHECK(std::equal(stable.begin(), stable.end(), up.begin(), same_element));
+      std::vector<paper_type> stable_down = input;
+      hx::stable_sort(acc.get_default_view(),
+                      hx::array_view<paper_type, 1>(static_cast<int>(n), stable_down),
+                      by_y_descending{});
+      CHECK(std::equal(stable_down.begin(), stable_down.end(), down.begin(), same_element));
+
+      std::vector<paper_type> unstable = input;
+      hx::sort(acc.get_default_view(), hx::array_view<paper_type, 1>(static_cast<int>(n), unstable),
+               by_y{});
+      bool keys_match = true;
+      for (std::size_t i = 0; i < n; ++i) keys_match &= unstable[i].y == up[i].y;
+      CHECK(keys_match);
+      CHECK(is_permutation_of(unstable, input));
+    }
+  }
+}
