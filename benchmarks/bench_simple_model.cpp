@@ -37,18 +37,14 @@ namespace hx = hipamp;
 
 namespace {
 
+using bench::cpu_view;
+
 std::vector<float> random_floats(std::size_t n, unsigned seed) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   std::vector<float> v(n);
   for (float& x : v) x = dist(gen);
   return v;
-}
-
-const hx::accelerator_view& cpu_view() {
-  static const hx::accelerator_view view =
-      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
-  return view;
 }
 
 int max_threads() {
@@ -160,8 +156,7 @@ struct stencil {
         ov(n, n, out) {}
 
   static void run_hipamp(int n, hx::array_view<const float, 2> iv, hx::array_view<float, 2> ov) {
-    hx::array_view<float, 2> interior =
-        ov.section(hx::index<2>(1, 1), hx::extent<2>(n - 2, n - 2));
+    hx::array_view<float, 2> interior = ov.section(hx::index<2>(1, 1), hx::extent<2>(n - 2, n - 2));
     hx::parallel_for_each(cpu_view(), interior.extent, [=] HIPAMP_RESTRICT(hx::index<2> i) {
       const int r = i[0] + 1, c = i[1] + 1;
       interior[i] = 0.2f * (iv(r, c) + iv(r - 1, c) + iv(r + 1, c) + iv(r, c - 1) + iv(r, c + 1));

@@ -13,15 +13,13 @@
 
 #include <hipamp/hipamp.hpp>
 
+#include "common/host.hpp"
+
 namespace hx = hipamp;
 
 namespace {
 
-hx::accelerator_view cpu_view() {
-  static const hx::accelerator_view av =
-      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
-  return av;
-}
+using bench::cpu_view;
 
 std::vector<float> random_floats(std::size_t n) {
   std::mt19937 rng(42);

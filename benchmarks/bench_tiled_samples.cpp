@@ -26,11 +26,7 @@ namespace hx = hipamp;
 
 namespace {
 
-hx::accelerator_view cpu_view() {
-  static const hx::accelerator_view av =
-      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
-  return av;
-}
+using bench::cpu_view;
 
 // Per-iteration seconds of hipamp and its two peers.
 struct timings {

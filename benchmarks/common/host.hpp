@@ -56,6 +56,13 @@ double seconds_of(F&& f) {
 }
 
 // Every GPU accelerator, in the runtime's order (the best first).
+// The CPU device's default view, made once: what the CPU benchmarks launch on.
+inline const hipamp::accelerator_view& cpu_view() {
+  static const hipamp::accelerator_view view =
+      hipamp::accelerator(hipamp::accelerator::cpu_accelerator).get_default_view();
+  return view;
+}
+
 inline std::vector<hipamp::accelerator> gpu_accelerators() {
   std::vector<hipamp::accelerator> out;
   for (const hipamp::accelerator& acc : hipamp::accelerator::get_all()) {

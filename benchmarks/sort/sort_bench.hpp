@@ -48,12 +48,6 @@ inline void report(benchmark::State& state, double hipamp, double peer) {
   state.counters["speedup"] = peer / hipamp;
 }
 
-inline const hipamp::accelerator_view& cpu_view() {
-  static const hipamp::accelerator_view av =
-      hipamp::accelerator(hipamp::accelerator::cpu_accelerator).get_default_view();
-  return av;
-}
-
 // The sizes of the GPU comparisons: powers of two 2^16..2^26 and three that are not.
 inline void gpu_sizes(benchmark::internal::Benchmark* b) {
   for (int p = 16; p <= 26; ++p) b->Arg(std::int64_t(1) << p);
