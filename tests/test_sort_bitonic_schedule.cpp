@@ -337,3 +337,50 @@ TEST_CASE("bitonic network: whole tiles' compile-time rounds move elements as th
   check_static_rounds<tagged<24>>();
   check_static_rounds<tagged<32>>();
 }
+
+// A segment's partial last tile runs the network one step at a time over its existing prefix
+// (bn::for_each_tile_step, the GPU tile kernel's path for a small last tile): the same
+// compare-exchanges as the rounds of for_each_tile_round over the groups below the prefix.
+TEST_CASE("bitonic schedule: a partial tile's steps equal its rounds", "[sort][network]") {
+  constexpr int log2_tile = 13, k = 5;
+  const auto less = [](const std::uint32_t& a, const std::uint32_t& b) { return a < b; };
+  std::mt19937 gen(1234);
+  for (const unsigned reach : {1u, 2u, 3u, 5u, 31u, 32u, 33u, 576u, 1025u, 4097u, 8191u}) {
+    for (const auto& stages : {std::pair<int, int>{1, log2_tile}, std::pair<int, int>{14, 14},
+                               std::pair<int, int>{20, 20}}) {
+      INFO("reach " << reach << ", stages " << stages.first << ".." << stages.second);
+      std::vector<std::uint32_t> by_steps(1u << log2_tile, 0);
+      for (unsigned i = 0; i < reach; ++i) by_steps[i] = static_cast<std::uint32_t>(gen());
+      std::vector<std::uint32_t> by_rounds = by_steps;
+      bn::for_each_tile_step(stages.first, stages.second, log2_tile, reach,
+                             [&](unsigned mask, int bit) {
+                               for (unsigned i = 0; i < reach; ++i) {
+                                 if ((i >> bit) & 1u) continue;
+                                 const unsigned partner = i ^ mask;
+                                 if (partner < reach) {
+                                   bn::compare_exchange(by_steps[i], by_steps[partner], less);
+                                 }
+                               }
+                             });
+      // The rounds over a layout of one tile-sized segment whose first `reach` positions exist.
+      bn::layout lay;
+      lay.length = reach;
+      lay.segments = 1;
+      lay.log2_size = log2_tile;
+      lay.pitch = reach;
+      const bn::array_memory<std::uint32_t> mem{by_rounds.data(), lay};
+      bn::for_each_tile_round(stages.first, stages.second, log2_tile, k,
+                              [&](const bn::round_spec& r) {
+                                const unsigned groups = bn::groups_below(reach, r);
+                                for (unsigned g = 0; g < groups; ++g) {
+                                  bn::run_group_dynamic<k, std::uint32_t>(mem, lay, r, g, 0u,
+                                                                          less);
+                                }
+                              });
+      CHECK(by_steps == by_rounds);
+      if (stages.first == 1) {
+        CHECK(std::is_sorted(by_steps.begin(), by_steps.begin() + reach));
+      }
+    }
+  }
+}
