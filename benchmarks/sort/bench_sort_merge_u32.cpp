@@ -78,6 +78,12 @@ BENCHMARK(gpu_bitonic_sort_vs_cub_merge_sort_u32)
     ->Arg(1 << 18)
     ->Arg(1 << 20)
     ->Arg((1 << 20) + 1)
+    // A partial last tile of 576 (10^6), 1025, 2049, 4097 and 8191 elements (2^13 tiles).
+    ->Arg(1000000)
+    ->Arg((1 << 20) - 8192 + 1025)
+    ->Arg((1 << 20) - 8192 + 2049)
+    ->Arg((1 << 20) - 8192 + 4097)
+    ->Arg((1 << 20) - 1)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(gpu_non_power_of_two_cost)->Iterations(1)->Unit(benchmark::kMillisecond);

@@ -354,6 +354,26 @@ HIPAMP_HOST_DEVICE constexpr void for_each_tile_round(int s_first, int s_last, i
   }
 }
 
+// The network steps of for_each_tile_round's rounds one at a time, for a tile whose existing
+// positions are a prefix [0, reach) of it (a segment's last tile): f(mask, bit) for each step
+// in network order, where position i with `bit` clear meets partner i ^ mask (mask = 2^bit,
+// or 2^(bit+1) - 1 for a stage's first, mirror, step). Every partner of a step is at least
+// 2^bit, so steps with 2^bit >= reach hold no existing pair and are left out: a tile with one
+// element takes no step at all.
+HIPAMP_NO_EXEC_CHECK
+template <class F>
+HIPAMP_HOST_DEVICE inline void for_each_tile_step(int s_first, int s_last, int log2_tile,
+                                                  unsigned reach, F&& f) {
+  for (int s = s_first; s <= s_last; ++s) {
+    const int top = (s < log2_tile ? s : log2_tile) - 1;
+    for (int b = top; b >= 0; --b) {
+      if ((1u << b) >= reach) continue;
+      const bool mirror = b == top && s <= log2_tile;
+      f(mirror ? (2u << b) - 1u : 1u << b, b);
+    }
+  }
+}
+
 // The rounds of for_each_tile_round as a constant. Whole tiles (every position exists) run
 // the two schedules the network repeats, the first pass's and a later stage's bits below
 // the tile, from it: with each round's width, mirror flag and step known to the compiler,

@@ -63,6 +63,25 @@ struct launch_shape {
       std::size_t(bitonic::padded_tile_size(tile.log2_tile, sizeof(E))) * sizeof(E);
 };
 
+// One network step on the existing prefix [0, reach) of a tile in shared memory (see
+// bitonic::for_each_tile_step): each thread takes the pairs j = tid, tid + Threads, ..., the
+// j-th pair's lower position being the j-th position with `bit` clear.
+template <class E, unsigned Threads, class Less>
+__device__ HIPAMP_ALWAYS_INLINE inline void tile_step(E* tile, unsigned reach, unsigned mask,
+                                                      int bit, unsigned tid, const Less& less) {
+  using slots = bitonic::tile_memory<E>;
+  const unsigned low = (1u << bit) - 1u;
+#pragma unroll 1
+  for (unsigned j = tid;; j += Threads) {
+    const unsigned i = ((j >> bit) << (bit + 1)) | (j & low);  // grows with j
+    if (i >= reach) break;
+    const unsigned partner = i ^ mask;
+    if (partner < reach) {
+      bitonic::compare_exchange(tile[slots::slot(i)], tile[slots::slot(partner)], less);
+    }
+  }
+}
+
 // Stages s_first..s_last (see for_each_tile_round) on every launched tile.
 template <class E, class Shape, class Mem, class Less>
 // (The parentheses keep the template's comma out of HIP's __launch_bounds__ macro.)
@@ -149,9 +168,22 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
     bitonic::for_each_static_tile_round<k + 1, log2_tile, log2_tile, k>(whole_round);
   } else if (whole && s_first == s_last && s_first > log2_tile) {
     bitonic::for_each_static_tile_round<log2_tile + 1, log2_tile + 1, log2_tile, k>(whole_round);
+  } else if (!tiles.packed && reach <= partial_tile_step_reach(shape.log2_tile)) {
+    // A segment's last tile holding few elements: its existing positions are a prefix, so the
+    // network's steps run one at a time over the pairs below `reach`, in a short loop, and
+    // steps with no existing pair are skipped. The rounds below (unrolled checked code chosen
+    // at run time) took a whole tile's time or more per pass even for one element: on the
+    // H100 (ncu) every tile pass of 2^20 + 1 took 21 us against 12 us for 2^20, that one
+    // block's time, and the whole sort 1.5x 2^20's. Past partial_tile_step_reach the rounds
+    // are faster again (tuning_sort.hpp).
+    bitonic::for_each_tile_step(s_first, s_last, log2_tile, reach,
+                                [tile, tid, reach, less](unsigned mask, int bit) {
+                                  tile_step<E, threads>(tile, reach, mask, bit, tid, less);
+                                  __syncthreads();
+                                });
   } else {
-    // Only groups that reach an existing position: the last tile of 2^20 + 1 elements holds
-    // one, and looping over all its groups made that one block outlast the whole tiles.
+    // Only groups that reach an existing position (packed tiles of several short segments, and
+    // a segment's last tile past partial_tile_step_reach).
     const slots local{tile};
     bitonic::for_each_tile_round(s_first, s_last, log2_tile, k, [&](const bitonic::round_spec& r) {
       const unsigned groups = bitonic::groups_below(reach, r);
