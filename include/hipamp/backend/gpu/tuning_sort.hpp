@@ -29,7 +29,7 @@ struct default_tile_shape {
 // elements (tile_kernel) if it holds at most 3/16 of a tile, else the checked rounds.
 // Measured on the H100 (bench_sort, bitonic_sort of u32 near 2^20, 2^13 tiles; ms of the
 // rounds / the steps, median of 3 runs): last tile of 1 element 0.146 / 0.113, 576 (10^6)
-// 0.135 / 0.118, 1025 0.153 / 0.132, 2049 0.155 / 0.161, 4097 0.165 / 0.221, 8191 0.187 /
+// 0.136 / 0.118, 1025 0.153 / 0.132, 2049 0.154 / 0.161, 4097 0.165 / 0.221, 8191 0.187 /
 // 0.333. The steps' loop is cheap per step but does a tile's pairs 256 at a time.
 constexpr unsigned partial_tile_step_reach(int log2_tile) {
   return (3u << log2_tile) / 16u;
