@@ -1,12 +1,50 @@
 // The kernel emulator's runtime (README.md): a grid's blocks on worker threads, each block's
-// GPU threads as ucontext fibers that switch at block and warp barriers.
+// GPU threads as fibers that switch at block and warp barriers.
 #include <ucontext.h>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <thread>
 #include "include/cuda_runtime.h"
+
+// Saves the callee-saved registers, FP control words and stack pointer to *save_sp and resumes
+// the fiber suspended at load_sp (x86-64 System V; used below).
+#if defined(__x86_64__) && !defined(HIPAMP_EMULATOR_UCONTEXT)
+extern "C" void hipamp_emu_switch(void** save_sp, void* load_sp);
+asm(R"(
+  .pushsection .text
+  .p2align 4
+  .globl hipamp_emu_switch
+  .hidden hipamp_emu_switch
+  .type hipamp_emu_switch, @function
+hipamp_emu_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size hipamp_emu_switch, .-hipamp_emu_switch
+  .popsection
+)");
+#endif
 
 namespace emu {
 int multiprocessors = 3;
@@ -14,6 +52,46 @@ int blocks_per_multiprocessor = 2;
 int workers = 4;
 
 namespace {
+// A fiber switch. glibc's swapcontext makes a system call (sigprocmask) on every switch, and
+// the emulated kernels switch at every barrier: that was about half of the emulator's CPU time
+// (CI, issue 17). On x86-64 a switch is instead the System V callee-saved registers, the
+// stack pointer and the floating-point control words (MXCSR, x87), as swapcontext keeps them;
+// the signal mask never differs between a block's fibers. Elsewhere: ucontext.
+#if defined(__x86_64__) && !defined(HIPAMP_EMULATOR_UCONTEXT)
+struct context {
+  void* sp = nullptr;
+};
+inline void switch_context(context& from, context& to) { hipamp_emu_switch(&from.sp, to.sp); }
+// A fresh fiber's stack, as hipamp_emu_switch leaves a suspended one: the FP control words, six
+// registers, then `entry` as the return address, 16-byte aligned so that entry starts as if
+// called (rsp + 8 aligned); entry never returns.
+inline void make_context(context& c, char* stack, std::size_t bytes, void (*entry)()) {
+  auto top = (reinterpret_cast<std::uintptr_t>(stack) + bytes) & ~std::uintptr_t{15};
+  auto* slot = reinterpret_cast<std::uint64_t*>(top);
+  *--slot = 0;                                         // entry's return address: none
+  *--slot = reinterpret_cast<std::uint64_t>(entry);    // hipamp_emu_switch's ret
+  for (int i = 0; i < 6; ++i) *--slot = 0;             // rbp rbx r12 r13 r14 r15
+  std::uint32_t mxcsr;
+  std::uint16_t fpucw;
+  asm volatile("stmxcsr %0" : "=m"(mxcsr));
+  asm volatile("fnstcw %0" : "=m"(fpucw));
+  *--slot = mxcsr | (std::uint64_t{fpucw} << 32);
+  c.sp = slot;
+}
+#else
+struct context {
+  ucontext_t uc{};
+};
+inline void switch_context(context& from, context& to) { swapcontext(&from.uc, &to.uc); }
+inline void make_context(context& c, char* stack, std::size_t bytes, void (*entry)()) {
+  getcontext(&c.uc);
+  c.uc.uc_stack.ss_sp = stack;
+  c.uc.uc_stack.ss_size = bytes;
+  c.uc.uc_link = nullptr;
+  makecontext(&c.uc, entry, 0);
+}
+#endif
+
 struct warp_state {
   int arrived = 0;
   unsigned generation = 0;
@@ -21,13 +99,13 @@ struct warp_state {
 };
 struct fiber {
   fiber_state state;
-  ucontext_t ctx{};
+  context ctx;
   bool done = false;
 };
 struct block_runtime {
   std::vector<fiber> fibers;
   std::vector<std::unique_ptr<char[]>> stacks;
-  ucontext_t scheduler{};
+  context scheduler;
   int current = 0;
   int threads = 0;
   int arrived = 0;
@@ -39,12 +117,14 @@ struct block_runtime {
 thread_local block_runtime* rt = nullptr;
 constexpr std::size_t stack_bytes = std::size_t{128} * 1024;
 
-void yield() { swapcontext(&rt->fibers[rt->current].ctx, &rt->scheduler); }
+void yield() { switch_context(rt->fibers[rt->current].ctx, rt->scheduler); }
 
 void trampoline() {
   (*rt->body)();
   rt->fibers[rt->current].done = true;
-  // returns to uc_link (the scheduler)
+  // Back to the scheduler for good (the fiber is done and never resumed).
+  switch_context(rt->fibers[rt->current].ctx, rt->scheduler);
+  std::abort();
 }
 
 void run_block(block_runtime& r, unsigned block_index, unsigned grid, unsigned block) {
@@ -64,11 +144,7 @@ void run_block(block_runtime& r, unsigned block_index, unsigned grid, unsigned b
     f.state.block_idx = dim3(block_index);
     f.state.block_dim = dim3(block);
     f.state.grid_dim = dim3(grid);
-    getcontext(&f.ctx);
-    f.ctx.uc_stack.ss_sp = r.stacks[t].get();
-    f.ctx.uc_stack.ss_size = stack_bytes;
-    f.ctx.uc_link = &r.scheduler;
-    makecontext(&f.ctx, trampoline, 0);
+    make_context(f.ctx, r.stacks[t].get(), stack_bytes, trampoline);
   }
   for (;;) {
     bool any = false;
@@ -76,7 +152,7 @@ void run_block(block_runtime& r, unsigned block_index, unsigned grid, unsigned b
       if (r.fibers[t].done) continue;
       any = true;
       r.current = static_cast<int>(t);
-      swapcontext(&r.scheduler, &r.fibers[t].ctx);
+      switch_context(r.scheduler, r.fibers[t].ctx);
     }
     if (!any) break;
   }

@@ -13,7 +13,7 @@ cxx="${CXX:-g++}"
 
 # The CPU build's generated header, and a copy of include/ whose <<< >>> launches become
 # calls into the emulator (the only source change a host compiler needs).
-cat > "$build/generated/hipamp/backend_config.hpp" <<'CFG'
+cat > "$build/generated/hipamp/backend_config.hpp.new" <<'CFG'
 #pragma once
 #define HIPAMP_VERSION_MAJOR 0
 #define HIPAMP_VERSION_MINOR 1
@@ -24,6 +24,10 @@ cat > "$build/generated/hipamp/backend_config.hpp" <<'CFG'
 #define HIPAMP_BACKEND_NAME "cuda (emulated)"
 #define HIPAMP_HAS_OPENMP 1
 CFG
+# (replaced only when it changed: the library objects a reused build directory keeps depend on it)
+cmp -s "$build/generated/hipamp/backend_config.hpp.new" "$build/generated/hipamp/backend_config.hpp" ||
+  mv "$build/generated/hipamp/backend_config.hpp.new" "$build/generated/hipamp/backend_config.hpp"
+rm -f "$build/generated/hipamp/backend_config.hpp.new"
 rm -rf "$build/include" && cp -r "$repo/include" "$build/include"
 python3 - "$build/include" <<'PY'
 import os, re, sys
@@ -49,6 +53,22 @@ library=(-I"$repo/include" -I"$repo/lib")
 emulated=(-D__CUDACC__ -include "$here/include/cuda_runtime.h" -I"$here/include" -I"$build/include"
           -I"$repo/lib" -I"$repo/tests")
 pids=()
+# A build directory used again (KERNEL_EMULATOR_BUILD_DIR; CI runs the reduce/scan checks, then
+# the sort's, in one) keeps the library's objects whose sources and headers have not changed
+# since, by the compiler's own dependency lists: the library is compiled once, not per check.
+# A different compiler, or a change to this script (the flags), compiles everything again.
+stamp="$build/obj/compiler"
+if [[ ! -f $stamp || "$(cat "$stamp")" != "$cxx" || "$here/run.sh" -nt "$stamp" ]]; then
+  rm -f "$build"/obj/*.o "$build"/obj/*.d
+  printf '%s' "$cxx" > "$stamp"
+fi
+up_to_date() {  # up_to_date <object>: it exists and nothing its .d names is newer
+  local obj=$1 dep="${1%.o}.d" f
+  [[ -f $obj && -f $dep ]] || return 1
+  for f in $(sed -e 's/^[^:]*://' -e 's/\\$//' "$dep"); do
+    [[ -e $f && ! $f -nt $obj ]] || return 1
+  done
+}
 # The library's host sources, with the instruction-set flags of cmake/HipampGemmKernels.cmake.
 for src in "$repo"/lib/bounds_check.cpp "$repo"/lib/data_source.cpp "$repo"/lib/host_memory.cpp "$repo"/lib/interval_set.cpp \
            "$repo"/lib/launch_scope.cpp "$repo"/lib/runtime.cpp "$repo"/lib/gemm.cpp \
@@ -59,8 +79,10 @@ for src in "$repo"/lib/bounds_check.cpp "$repo"/lib/data_source.cpp "$repo"/lib/
     gemm_cpu_avx512.cpp) isa=(-mavx512f -mfma -ffp-contract=fast) ;;
     gemm_cpu_portable.cpp) isa=(-ffp-contract=fast) ;;
   esac
+  obj="$build/obj/lib_$(basename "$src" .cpp).o"
+  up_to_date "$obj" && continue
   "$cxx" "${common[@]}" "${library[@]}" "${isa[@]}" -DHIPAMP_GEMM_HAVE_AVX2=1 -DHIPAMP_GEMM_HAVE_AVX512=1 \
-    -c "$src" -o "$build/obj/lib_$(basename "$src" .cpp).o" & pids+=($!)
+    -MMD -c "$src" -o "$obj" & pids+=($!)
 done
 if [ "${1:-}" = sort ]; then
   checks=("$here/sort_kernels_check.cpp")

@@ -1,5 +1,5 @@
 // A CPU emulation of the slice of the CUDA kernel language and runtime that hipamp's library
-// kernels use: blocks run as 256 ucontext fibers on one OS thread (so `static thread_local`
+// kernels use: blocks run as 256 fibers on one OS thread (so `static thread_local`
 // is per-block shared memory), several blocks run concurrently on worker threads.
 #pragma once
 #include <cmath>
