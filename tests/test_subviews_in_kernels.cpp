@@ -13,14 +13,14 @@
 namespace hx = hipamp;
 
 namespace {
-constexpr int tile = 16;
+constexpr int block_side = 16;  // (unique name: the suite builds in unity batches)
 
 // The sample's shape: a helper taking the arrays' handles, viewing them as matrices inside
 // the kernel and transposing through tile_static memory.
 template <class Source, class Target>
 HIPAMP_RESTRICT void transpose_tile(const Source& in, const Target& out, int rows, int cols,
-                                    hx::tiled_index<tile, tile> t) {
-  HIPAMP_TILE_STATIC float block[tile][tile];
+                                    hx::tiled_index<block_side, block_side> t) {
+  HIPAMP_TILE_STATIC float block[block_side][block_side];
   const hx::array_view<const float, 2> a = in.view_as(hx::extent<2>(rows, cols));
   block[t.local[0]][t.local[1]] = a[t.global];
   t.barrier.wait();
@@ -42,8 +42,8 @@ TEST_CASE("kernels view arrays and views as matrices (view_as in restrict(amp) c
     {
       const auto in = hx::kernel_handle(static_cast<const hx::array<float, 1>&>(in_array));
       const auto out = hx::kernel_handle(out_array);
-      hx::parallel_for_each(av, hx::extent<2>(rows, cols).tile<tile, tile>(),
-                            [=] HIPAMP_RESTRICT(hx::tiled_index<tile, tile> t) {
+      hx::parallel_for_each(av, hx::extent<2>(rows, cols).tile<block_side, block_side>(),
+                            [=] HIPAMP_RESTRICT(hx::tiled_index<block_side, block_side> t) {
                               transpose_tile(in, out, rows, cols, t);
                             });
     }
@@ -54,8 +54,8 @@ TEST_CASE("kernels view arrays and views as matrices (view_as in restrict(amp) c
       const hx::array_view<const float, 1> in(rows * cols, host);
       const hx::array_view<float, 1> out(rows * cols, target);
       out.discard_data();
-      hx::parallel_for_each(av, hx::extent<2>(rows, cols).tile<tile, tile>(),
-                            [=] HIPAMP_RESTRICT(hx::tiled_index<tile, tile> t) {
+      hx::parallel_for_each(av, hx::extent<2>(rows, cols).tile<block_side, block_side>(),
+                            [=] HIPAMP_RESTRICT(hx::tiled_index<block_side, block_side> t) {
                               transpose_tile(in, out, rows, cols, t);
                             });
       out.synchronize();
