@@ -70,9 +70,15 @@ TEST_CASE("simple-model launches visit every index once whatever the split among
     for (int n : {1, 15, 16, 17, 4095, 4097, 65537, 100003}) check_shape(acc, extent<1>(n));
     // Rank 2: one row, fewer rows than threads, rows too few for whole-row ranges, many short
     // rows, many long odd rows, one column.
-    const std::array<std::pair<int, int>, 9> shapes2 = {
-        {{1, 1}, {1, 50001}, {3, 4099}, {7, 1}, {127, 33}, {129, 640}, {1000, 17}, {4097, 3},
-         {511, 513}}};
+    const std::array<std::pair<int, int>, 9> shapes2 = {{{1, 1},
+                                                         {1, 50001},
+                                                         {3, 4099},
+                                                         {7, 1},
+                                                         {127, 33},
+                                                         {129, 640},
+                                                         {1000, 17},
+                                                         {4097, 3},
+                                                         {511, 513}}};
     for (const auto& [r, c] : shapes2) check_shape(acc, extent<2>(r, c));
     check_shape(acc, extent<3>(5, 7, 300));
     check_shape(acc, extent<3>(64, 3, 129));
@@ -96,8 +102,8 @@ TEST_CASE("parallel_chunks covers [0, total) with disjoint ranges on grain bound
   const std::size_t threads = static_cast<std::size_t>(hx::fallback::thread_count());
   for (std::size_t total : {std::size_t{1}, std::size_t{4095}, std::size_t{4097},
                             std::size_t{65536}, std::size_t{260100}, std::size_t{1000003}}) {
-    for (std::size_t grain : {std::size_t{1}, std::size_t{16}, std::size_t{510},
-                              std::size_t{4099}, std::size_t{1000003}}) {
+    for (std::size_t grain : {std::size_t{1}, std::size_t{16}, std::size_t{510}, std::size_t{4099},
+                              std::size_t{1000003}}) {
       recorder rec;
       hx::fallback::parallel_chunks(total, 4096, &recorder::note, &rec, false, grain);
       std::sort(rec.ranges.begin(), rec.ranges.end());
@@ -195,8 +201,8 @@ TEST_CASE("a kernel capturing more views than a launch keeps inline binds every 
       want[i + 7] = s;
     }
     {
-      array_view<const int, 1> a(n, inputs[0]), b(n, inputs[1]), c(n, inputs[2]),
-          d(n, inputs[3]), e(n, inputs[4]), f(n, inputs[5]);
+      array_view<const int, 1> a(n, inputs[0]), b(n, inputs[1]), c(n, inputs[2]), d(n, inputs[3]),
+          e(n, inputs[4]), f(n, inputs[5]);
       array_view<int, 1> all(n + 7, out);
       array_view<int, 1> o = all.section(7, n);  // a section with an offset, bound seventh
       hx::parallel_for_each(acc.get_default_view(), o.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) {

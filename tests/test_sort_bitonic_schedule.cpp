@@ -373,8 +373,7 @@ TEST_CASE("bitonic schedule: a partial tile's steps equal its rounds", "[sort][n
                               [&](const bn::round_spec& r) {
                                 const unsigned groups = bn::groups_below(reach, r);
                                 for (unsigned g = 0; g < groups; ++g) {
-                                  bn::run_group_dynamic<k, std::uint32_t>(mem, lay, r, g, 0u,
-                                                                          less);
+                                  bn::run_group_dynamic<k, std::uint32_t>(mem, lay, r, g, 0u, less);
                                 }
                               });
       CHECK(by_steps == by_rounds);

@@ -40,11 +40,10 @@ void parallel_chunks(std::size_t total, std::size_t min_chunk, chunk_function fn
   std::exception_ptr first_error;
   std::mutex error_mutex;
 #if HIPAMP_HAS_OPENMP
-#pragma omp parallel for schedule(static, 1) num_threads(static_cast<int>(chunks))
+#pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(chunks))
 #endif
   for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(chunks); ++c) {
-    const std::size_t begin =
-        std::min(total, units * static_cast<std::size_t>(c) / chunks * grain);
+    const std::size_t begin = std::min(total, units * static_cast<std::size_t>(c) / chunks * grain);
     const std::size_t end =
         std::min(total, units * static_cast<std::size_t>(c + 1) / chunks * grain);
     try {

@@ -68,9 +68,9 @@ inline void switch_context(context& from, context& to) { hipamp_emu_switch(&from
 inline void make_context(context& c, char* stack, std::size_t bytes, void (*entry)()) {
   auto top = (reinterpret_cast<std::uintptr_t>(stack) + bytes) & ~std::uintptr_t{15};
   auto* slot = reinterpret_cast<std::uint64_t*>(top);
-  *--slot = 0;                                         // entry's return address: none
-  *--slot = reinterpret_cast<std::uint64_t>(entry);    // hipamp_emu_switch's ret
-  for (int i = 0; i < 6; ++i) *--slot = 0;             // rbp rbx r12 r13 r14 r15
+  *--slot = 0;                                       // entry's return address: none
+  *--slot = reinterpret_cast<std::uint64_t>(entry);  // hipamp_emu_switch's ret
+  for (int i = 0; i < 6; ++i) *--slot = 0;           // rbp rbx r12 r13 r14 r15
   std::uint32_t mxcsr;
   std::uint16_t fpucw;
   asm volatile("stmxcsr %0" : "=m"(mxcsr));

@@ -31,9 +31,7 @@ struct default_tile_shape {
 // rounds / the steps, median of 3 runs): last tile of 1 element 0.146 / 0.113, 576 (10^6)
 // 0.136 / 0.118, 1025 0.153 / 0.132, 2049 0.154 / 0.161, 4097 0.165 / 0.221, 8191 0.187 /
 // 0.333. The steps' loop is cheap per step but does a tile's pairs 256 at a time.
-constexpr unsigned partial_tile_step_reach(int log2_tile) {
-  return (3u << log2_tile) / 16u;
-}
+constexpr unsigned partial_tile_step_reach(int log2_tile) { return (3u << log2_tile) / 16u; }
 
 // The merge passes above the tile (backend/gpu/merge_sort.hpp): Threads threads each merging
 // Items consecutive outputs, so a block reads and writes Threads * Items elements per pass
@@ -78,8 +76,8 @@ inline constexpr unsigned merge_partition_min_blocks = 1024;
 // 0.97 / 0.92. 8-byte elements are unmeasured and keep the bitonic tiles.
 enum class block_sort { bitonic, merge };
 template <class E>
-inline constexpr block_sort default_block_sort =
-    sizeof(E) > 8 ? block_sort::merge : block_sort::bitonic;
+inline constexpr block_sort default_block_sort = sizeof(E) > 8 ? block_sort::merge
+                                                               : block_sort::bitonic;
 
 }  // namespace sort_kernels
 
