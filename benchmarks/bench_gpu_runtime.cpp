@@ -224,6 +224,30 @@ void BM_launch_with_views(benchmark::State& state) {
   state.SetLabel(narrow(gpu->get_description()));
 }
 
+// Host time of one cudaMemcpyAsync on `stream`, waited for: the copy benchmarks' peers.
+double timed_copy(void* dst, const void* src, std::size_t bytes, vendor::memcpy_kind kind,
+                  vendor::stream_t stream, const char* what) {
+  const auto start = clock_type::now();
+  vendor::check(vendor::copy_async(dst, src, bytes, kind, stream), what);
+  vendor::check(vendor::stream_synchronize(stream), "sync");
+  return seconds_since(start);
+}
+
+// The copy benchmarks' counters: bandwidths, the ratio to the pinned peer, and the first
+// three array_view copies apart (two staged, then the one that pins the memory).
+void report_copy(benchmark::State& state, std::size_t bytes, const std::vector<double>& ours,
+                 const std::vector<double>& pinned, const std::vector<double>& pageable,
+                 double first, double second) {
+  const double gb = static_cast<double>(bytes) / 1e9;
+  state.counters["array_view_GBps"] = gb / median(ours);
+  state.counters["pinned_memcpy_GBps"] = gb / median(pinned);
+  state.counters["pageable_memcpy_GBps"] = gb / median(pageable);
+  state.counters["ratio"] = median(pinned) / median(ours);  // goal >= 0.85
+  state.counters["first_ms"] = first * 1e3;
+  state.counters["second_ms"] = second * 1e3;
+  state.counters["third_ms"] = ours.front() * 1e3;  // pins the memory, then copies
+}
+
 void BM_copy_in_1GiB(benchmark::State& state) {
   const auto gpu = first_gpu();
   if (!gpu) {
@@ -249,20 +273,12 @@ void BM_copy_in_1GiB(benchmark::State& state) {
     return seconds_since(start);
   };
   auto pinned_copy = [&] {
-    const auto start = clock_type::now();
-    vendor::check(
-        vendor::copy_async(device.get(), pinned.get(), bytes, vendor::host_to_device, stream),
-        "memcpy pinned");
-    vendor::check(vendor::stream_synchronize(stream), "sync");
-    return seconds_since(start);
+    return timed_copy(device.get(), pinned.get(), bytes, vendor::host_to_device, stream,
+                      "memcpy pinned");
   };
   auto pageable_copy = [&] {
-    const auto start = clock_type::now();
-    vendor::check(vendor::copy_async(device.get(), driver_pageable.data(), bytes,
-                                     vendor::host_to_device, stream),
-                  "memcpy pageable");
-    vendor::check(vendor::stream_synchronize(stream), "sync");
-    return seconds_since(start);
+    return timed_copy(device.get(), driver_pageable.data(), bytes, vendor::host_to_device, stream,
+                      "memcpy pageable");
   };
   // The first copies, reported apart: the first two are staged, and the third pins the
   // memory (data_source::pin_min_bytes) before copying; later ones copy pinned memory.
@@ -279,14 +295,7 @@ void BM_copy_in_1GiB(benchmark::State& state) {
     }
     state.SetIterationTime(median(t_ours));
   }
-  const double gb = static_cast<double>(bytes) / 1e9;
-  state.counters["array_view_GBps"] = gb / median(t_ours);
-  state.counters["pinned_memcpy_GBps"] = gb / median(t_pinned);
-  state.counters["pageable_memcpy_GBps"] = gb / median(t_pageable);
-  state.counters["ratio"] = median(t_pinned) / median(t_ours);  // goal >= 0.85
-  state.counters["first_ms"] = first * 1e3;
-  state.counters["second_ms"] = second * 1e3;
-  state.counters["third_ms"] = t_ours.front() * 1e3;  // pins the memory, then copies
+  report_copy(state, bytes, t_ours, t_pinned, t_pageable, first, second);
   state.SetLabel(narrow(gpu->get_description()));
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes) *
                           static_cast<std::int64_t>(t_ours.size()));
@@ -326,20 +335,12 @@ void BM_copy_out_1GiB(benchmark::State& state) {
     return seconds_since(start);
   };
   auto pinned_copy = [&] {
-    const auto start = clock_type::now();
-    vendor::check(
-        vendor::copy_async(pinned.get(), device.get(), bytes, vendor::device_to_host, stream),
-        "memcpy pinned");
-    vendor::check(vendor::stream_synchronize(stream), "sync");
-    return seconds_since(start);
+    return timed_copy(pinned.get(), device.get(), bytes, vendor::device_to_host, stream,
+                      "memcpy pinned");
   };
   auto pageable_copy = [&] {
-    const auto start = clock_type::now();
-    vendor::check(vendor::copy_async(driver_pageable.data(), device.get(), bytes,
-                                     vendor::device_to_host, stream),
-                  "memcpy pageable");
-    vendor::check(vendor::stream_synchronize(stream), "sync");
-    return seconds_since(start);
+    return timed_copy(driver_pageable.data(), device.get(), bytes, vendor::device_to_host, stream,
+                      "memcpy pageable");
   };
   const double first = ours();   // staged
   const double second = ours();  // staged; the third pins the memory, then copies
@@ -360,14 +361,7 @@ void BM_copy_out_1GiB(benchmark::State& state) {
   // The driver's own pageable copy, into memory of its own (the view's is pinned by now).
   for (int r = 0; r < 3; ++r) t_pageable.push_back(pageable_copy());
   if (!correct) state.SkipWithError("the copied-out data is not the kernel's");
-  const double gb = static_cast<double>(bytes) / 1e9;
-  state.counters["array_view_GBps"] = gb / median(t_ours);
-  state.counters["pinned_memcpy_GBps"] = gb / median(t_pinned);
-  state.counters["pageable_memcpy_GBps"] = gb / median(t_pageable);
-  state.counters["ratio"] = median(t_pinned) / median(t_ours);  // goal >= 0.85
-  state.counters["first_ms"] = first * 1e3;
-  state.counters["second_ms"] = second * 1e3;
-  state.counters["third_ms"] = t_ours.front() * 1e3;  // pins the memory, then copies
+  report_copy(state, bytes, t_ours, t_pinned, t_pageable, first, second);
   state.SetLabel(narrow(gpu->get_description()));
 }
 
