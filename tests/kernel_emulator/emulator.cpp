@@ -1,6 +1,5 @@
 // The kernel emulator's runtime (README.md): a grid's blocks on worker threads, each block's
 // GPU threads as fibers that switch at block and warp barriers.
-#include <ucontext.h>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -8,43 +7,8 @@
 #include <memory>
 #include <thread>
 #include "include/cuda_runtime.h"
-
-// Saves the callee-saved registers, FP control words and stack pointer to *save_sp and resumes
-// the fiber suspended at load_sp (x86-64 System V; used below).
-#if defined(__x86_64__) && !defined(HIPAMP_EMULATOR_UCONTEXT)
-extern "C" void hipamp_emu_switch(void** save_sp, void* load_sp);
-asm(R"(
-  .pushsection .text
-  .p2align 4
-  .globl hipamp_emu_switch
-  .hidden hipamp_emu_switch
-  .type hipamp_emu_switch, @function
-hipamp_emu_switch:
-  pushq %rbp
-  pushq %rbx
-  pushq %r12
-  pushq %r13
-  pushq %r14
-  pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
-  movq %rsp, (%rdi)
-  movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
-  popq %r15
-  popq %r14
-  popq %r13
-  popq %r12
-  popq %rbx
-  popq %rbp
-  ret
-  .size hipamp_emu_switch, .-hipamp_emu_switch
-  .popsection
-)");
-#endif
+// The CPU device's own fiber switch (x86-64 and AArch64): the emulator links the library.
+#include "../../fallback/src/fiber_context.hpp"
 
 namespace emu {
 int multiprocessors = 3;
@@ -52,45 +16,22 @@ int blocks_per_multiprocessor = 2;
 int workers = 4;
 
 namespace {
-// A fiber switch. glibc's swapcontext makes a system call (sigprocmask) on every switch, and
-// the emulated kernels switch at every barrier: that was about half of the emulator's CPU time
-// (CI, issue 17). On x86-64 a switch is instead the System V callee-saved registers, the
-// stack pointer and the floating-point control words (MXCSR, x87), as swapcontext keeps them;
-// the signal mask never differs between a block's fibers. Elsewhere: ucontext.
-#if defined(__x86_64__) && !defined(HIPAMP_EMULATOR_UCONTEXT)
+// A fiber switch: the CPU device's (fallback/src/fiber_context.hpp), which saves the
+// callee-saved registers and the stack pointer only. glibc's swapcontext made a system call
+// (sigprocmask) on every switch, and the emulated kernels switch at every barrier: that was
+// about half of the emulator's CPU time (CI, issue 17). The floating-point control state is not
+// switched, for the library's reason: every fiber of a block shares it, as the GPU threads of
+// a block do, and no kernel changes it.
 struct context {
   void* sp = nullptr;
 };
-inline void switch_context(context& from, context& to) { hipamp_emu_switch(&from.sp, to.sp); }
-// A fresh fiber's stack, as hipamp_emu_switch leaves a suspended one: the FP control words, six
-// registers, then `entry` as the return address, 16-byte aligned so that entry starts as if
-// called (rsp + 8 aligned); entry never returns.
-inline void make_context(context& c, char* stack, std::size_t bytes, void (*entry)()) {
-  auto top = (reinterpret_cast<std::uintptr_t>(stack) + bytes) & ~std::uintptr_t{15};
-  auto* slot = reinterpret_cast<std::uint64_t*>(top);
-  *--slot = 0;                                       // entry's return address: none
-  *--slot = reinterpret_cast<std::uint64_t>(entry);  // hipamp_emu_switch's ret
-  for (int i = 0; i < 6; ++i) *--slot = 0;           // rbp rbx r12 r13 r14 r15
-  std::uint32_t mxcsr;
-  std::uint16_t fpucw;
-  asm volatile("stmxcsr %0" : "=m"(mxcsr));
-  asm volatile("fnstcw %0" : "=m"(fpucw));
-  *--slot = mxcsr | (std::uint64_t{fpucw} << 32);
-  c.sp = slot;
+inline void switch_context(context& from, const context& to) {
+  hipamp_fiber_switch(&from.sp, to.sp);
 }
-#else
-struct context {
-  ucontext_t uc{};
-};
-inline void switch_context(context& from, context& to) { swapcontext(&from.uc, &to.uc); }
-inline void make_context(context& c, char* stack, std::size_t bytes, void (*entry)()) {
-  getcontext(&c.uc);
-  c.uc.uc_stack.ss_sp = stack;
-  c.uc.uc_stack.ss_size = bytes;
-  c.uc.uc_link = nullptr;
-  makecontext(&c.uc, entry, 0);
+inline void make_context(context& c, char* stack, std::size_t bytes,
+                         hipamp::fallback::fiber::entry_function entry) {
+  c.sp = hipamp::fallback::fiber::make_context(stack + bytes, entry, nullptr);
 }
-#endif
 
 struct warp_state {
   int arrived = 0;
@@ -119,7 +60,7 @@ constexpr std::size_t stack_bytes = std::size_t{128} * 1024;
 
 void yield() { switch_context(rt->fibers[rt->current].ctx, rt->scheduler); }
 
-void trampoline() {
+void trampoline(void* /*unused*/) {
   (*rt->body)();
   rt->fibers[rt->current].done = true;
   // Back to the scheduler for good (the fiber is done and never resumed).
