@@ -33,7 +33,7 @@ TEST_CASE("sort: a user comparator, and stable_sort keeps ties in order", "[sort
         expected_digits[i] = expected[i] % 10;
       }
       CHECK(digits == expected_digits);
-      CHECK(std::is_permutation(unstable.begin(), unstable.end(), input.begin()));
+      CHECK(is_permutation_of(unstable, input));
 
       std::vector<int> stable = input;
       hx::stable_sort(acc.get_default_view(), hx::array_view<int, 1>(static_cast<int>(n), stable),

@@ -100,7 +100,7 @@ TEST_CASE("stable_sort: many duplicate keys keep their order across merge passes
         hx::sort(acc.get_default_view(),
                  hx::array_view<std::uint32_t, 1>(static_cast<int>(n), unstable), by_high_bits{});
         CHECK(std::is_sorted(unstable.begin(), unstable.end(), by_high_bits{}));
-        CHECK(std::is_permutation(unstable.begin(), unstable.end(), input.begin()));
+        CHECK(is_permutation_of(unstable, input));
       }
     }
   }
