@@ -285,16 +285,16 @@ int main(int argc, char** argv) {
               st.mark("sort");
               return bb.data;
             });
-    run_bitonic<b13, m16, 32>("b13 m256x16 L32 (main)", b);
-    run_bitonic<b13, m16, 1>("b13 m256x16 L1", b);
-    run_bitonic<b13, m16, 2>("b13 m256x16 L2", b);
-    run_bitonic<b13, m16, 4>("b13 m256x16 L4", b);
-    run_bitonic<b13, m16, 8>("b13 m256x16 L8", b);
-    run_bitonic<b14, m16, 4>("b14 m256x16 L4", b);
-    run_bitonic<b15, m16, 1>("b15 m256x16 L1", b);
-    run_bitonic<b15, m16, 4>("b15 m256x16 L4", b);
-    run_bitonic<b15, m512, 4>("b15 m512x16 L4", b);
-    run_bitonic<b15, m512, 1>("b15 m512x16 L1", b);
+    // main's kernels and policies before issue 18's second round (a3fc68c): the baseline.
+    run_bitonic<b13, gk::merge_policy<256, 16, 0>, 32>("main a3fc68c: b13 m256x16 L32", b);
+    run_bitonic<b15, gk::merge_policy<256, 16, 4>, 8>("b15 m256x16 min4 L8 (64 regs as before)", b);
+    run_bitonic<b15, m16, 8>("b15 m256x16 min1 L8 (98 regs)", b);
+    run_bitonic<b15, gk::merge_policy<256, 16, 5>, 8>("b15 m256x16 min5 L8", b);
+    run_bitonic<b15, gk::merge_policy<256, 16, 6>, 8>("b15 m256x16 min6 L8", b);
+    run_bitonic<b15, gk::merge_policy<256, 16, 8>, 8>("b15 m256x16 min8 L8", b);
+    run_bitonic<b15, gk::merge_policy<256, 12, 6>, 8>("b15 m256x12 min6 L8", b);
+    run_bitonic<b15, gk::merge_policy<256, 12, 8>, 8>("b15 m256x12 min8 L8", b);
+    run_bitonic<b15, gk::merge_policy<128, 16, 12>, 8>("b15 m128x16 min12 L8", b);
     cub_sort("cub stable merge sort", b, by_high_u32{}, true);
     profile("library stable merge_sort (this tree)", b, by_high_u32{}, true,
             [](buffers<u32>& bb, steps& st) {
@@ -303,12 +303,17 @@ int main(int argc, char** argv) {
               st.mark("sort");
               return bb.data;
             });
-    run_stable<m16, m16, 32>("stable bms256x16 m256x16 L32 (main)", b);
-    run_stable<m16, m16, 1>("stable bms256x16 m256x16 L1", b);
-    run_stable<m16, m16, 4>("stable bms256x16 m256x16 L4", b);
-    run_stable<m16, m16, 8>("stable bms256x16 m256x16 L8", b);
-    run_stable<m16, m512, 4>("stable bms256x16 m512x16 L4", b);
-    run_stable<gk::merge_policy<128, 16>, m16, 4>("stable bms128x16 m256x16 L4", b);
+    run_stable<gk::merge_policy<256, 16, 0>, gk::merge_policy<256, 16, 0>, 32>(
+        "main a3fc68c: stable bms256x16 m256x16 L32", b);
+    run_stable<gk::merge_policy<256, 16, 3>, gk::merge_policy<256, 16, 4>, 8>(
+        "stable bms256x16 min3 m256x16 min4 L8 (as before)", b);
+    run_stable<gk::merge_policy<256, 16, 4>, gk::merge_policy<256, 16, 4>, 8>(
+        "stable bms256x16 min4 m256x16 min4 L8", b);
+    run_stable<gk::merge_policy<256, 16, 5>, m16, 8>("stable bms256x16 min5 m256x16 L8", b);
+    run_stable<gk::merge_policy<256, 16, 4>, gk::merge_policy<256, 16, 6>, 8>(
+        "stable bms256x16 min4 m256x16 min6 L8", b);
+    run_stable<gk::merge_policy<256, 12, 5>, gk::merge_policy<256, 16, 6>, 8>(
+        "stable bms256x12 min5 m256x16 min6 L8", b);
   }
   CK(cudaStreamDestroy(stream));
   return 0;

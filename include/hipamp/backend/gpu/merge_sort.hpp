@@ -62,7 +62,7 @@ struct shared_run {
 // A tile's missing tail (the last tile of an odd size) is never compared: each thread knows
 // how many of its elements exist, and every run is clipped to the tile's count.
 template <class E, class Policy, class Less>
-__global__ void __launch_bounds__((Policy::threads))
+__global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     block_merge_sort_kernel(const E* in, E* out, unsigned n, Less less) {
   constexpr unsigned threads = Policy::threads;
   constexpr int items = Policy::items;
@@ -201,7 +201,7 @@ __global__ void merge_partition_kernel(const E* in, unsigned n, merge::pass_shap
 
 // One merge pass: runs of pass.width in `in` merged in pairs into `out` (in != out).
 template <class E, class Policy, class Less>
-__global__ void __launch_bounds__((Policy::threads))
+__global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     merge_kernel(const E* in, E* out, unsigned n, merge::pass_shape pass, const unsigned* splits,
                  Less less) {
   constexpr unsigned threads = Policy::threads;

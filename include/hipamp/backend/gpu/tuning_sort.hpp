@@ -38,11 +38,15 @@ constexpr unsigned partial_tile_step_reach(int log2_tile) { return (3u << log2_t
 // Items consecutive outputs, so a block reads and writes Threads * Items elements per pass
 // through shared memory. Many items per thread make the per-block split search and the
 // per-thread merge-path search cheap next to the data they place.
-template <int Threads, int Items>
+// MinBlocks: blocks per multiprocessor asked of the register allocator (0: none, the
+// compiler's choice; 1 is not the same: nvcc then gave the u32 merge kernel 98 registers where
+// it chose 64 unasked, and the passes took 1.3x as long).
+template <int Threads, int Items, int MinBlocks = 0>
 struct merge_policy {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
   static constexpr int per_block = Threads * Items;
+  static constexpr int min_blocks = MinBlocks;
   static_assert(Threads % 2 == 0 && Threads >= 64,
                 "hipamp: a merge block's two split searches "
                 "each take half of its threads");
@@ -56,9 +60,18 @@ constexpr int merge_items_for_bytes(std::size_t bytes) {
   const std::size_t fit = 32768 / (64 * bytes);
   return fit < 1 ? 1 : fit > 8 ? 8 : static_cast<int>(fit);
 }
+// Elements of 4 bytes or less: 5 blocks per multiprocessor (48 registers, 62.5% occupancy),
+// against the compiler's 64 registers (4 blocks): more blocks keep more loads in flight while
+// others merge. Measured on the H100 (scripts/sort_pass_profile.cu, u32, 2^15 tiles, 8 partition
+// lanes, us for the whole sort with 4 / 5 / 6 / 8 blocks per multiprocessor): 2^22 205.0 / 197.8
+// / 202.2 / 242.1 (at 8, 32 registers, it spills); 10^7 564.9 / 544.8 / 578.4 / 720.5; 2^24
+// 820.4 / 787.9 / 822.8 / 1071.3; 2^26 3455 / 3305 / 3342 / 4396. The stable sort's block merge
+// sort shares the policy, and its time did not move (2^24: 284.7 us at 4, 283.0 at 5).
+// Larger elements keep the compiler's choice (unmeasured).
 template <class E>
 struct default_merge_policy
-    : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E))> {};
+    : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E)),
+                   (sizeof(E) <= 4 ? 5 : 0)> {};
 
 // Merge passes of at least this many blocks find their splits in a kernel of their own
 // (merge_partition_kernel) instead of in every block: on grids of several waves each wave
