@@ -256,15 +256,14 @@ class network_launcher {
   void tile_pass(int s_first, int s_last) {
     if constexpr (shape::shared_bytes > 48 * 1024) {
       // Tiles beyond the default 48 KiB of dynamic shared memory must be allowed explicitly,
-      // once per kernel and device.
-      static thread_local int allowed_on_device = -1;
-      int device = 0;
-      HIPAMP_GPU_CHECK(gpu_get_device(&device));
-      if (allowed_on_device != device) {
-        HIPAMP_GPU_CHECK(gpu_allow_dynamic_shared(tile_kernel<E, Shape, Mem, Less>,
-                                                  static_cast<int>(shape::shared_bytes)));
-        allowed_on_device = device;
-      }
+      // for the kernel this launch names, on every launch: each translation unit that
+      // instantiates the kernel registers its own copy, so a flag remembering that "the"
+      // kernel was allowed (one static shared by every unit) let a second unit launch its
+      // copy unallowed (cudaErrorInvalidValue in bench_sort, whose units all sort u32 by
+      // less_u32, once 2^15 tiles came in). The call costs a host round of microseconds
+      // against a sort of 2^22 elements or more.
+      HIPAMP_GPU_CHECK(gpu_allow_dynamic_shared(tile_kernel<E, Shape, Mem, Less>,
+                                                static_cast<int>(shape::shared_bytes)));
     }
     tile_kernel<E, Shape, Mem, Less>
         <<<tiles_.count, shape::tile.threads, shape::shared_bytes, stream_>>>(
