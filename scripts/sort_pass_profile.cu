@@ -179,8 +179,7 @@ void profile(const char* name, buffers<T>& b, Less less, bool stable, Sort sort)
     total.push_back(sum);
   }
   if (ncu_mode) return;
-  std::printf("%-34s n=2^%-2d total %8.1f us %s |", name, 31 - __builtin_clz(b.n), median(total),
-              ok ? "ok" : "WRONG");
+  std::printf("%-34s n=%-9u total %8.1f us %s |", name, b.n, median(total), ok ? "ok" : "WRONG");
   for (auto& v : per) std::printf(" %.1f", median(v));
   std::printf("\n");
 }
