@@ -59,7 +59,8 @@ enum cudaError_t {
 enum cudaDeviceAttr {
   cudaDevAttrClockRate = 13,
   cudaDevAttrMultiProcessorCount = 16,
-  cudaDevAttrKernelExecTimeout = 17
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 enum cudaMemcpyKind {

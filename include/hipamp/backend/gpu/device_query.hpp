@@ -47,6 +47,19 @@ inline int multiprocessor_count(int ordinal) {
   return count;
 }
 
+// Bytes of shared memory one block may use on `ordinal` once its kernel opts in; cached.
+inline int max_shared_per_block(int ordinal) {
+  static std::atomic<int> cache[cached_device_count] = {};
+  const bool cached = ordinal >= 0 && ordinal < cached_device_count;
+  if (cached) {
+    if (const int known = cache[ordinal].load(std::memory_order_relaxed)) return known;
+  }
+  int bytes = 0;
+  HIPAMP_GPU_CHECK(vendor::max_shared_per_block(&bytes, ordinal));
+  if (cached && bytes > 0) cache[ordinal].store(bytes, std::memory_order_relaxed);
+  return bytes;
+}
+
 // Blocks of `kernel` with `threads` threads (and no dynamic shared memory) that one
 // multiprocessor holds at once; at least 1. Cached per kernel and device.
 template <class Kernel>

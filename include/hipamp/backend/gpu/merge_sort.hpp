@@ -10,8 +10,8 @@
 //     search each, probing `threads / 2` points of the range per step (a 128-ary search,
 //     four dependent global loads at 2^25 where a binary search makes 25). On grids of many
 //     waves those loads' latency is paid again by every wave; there merge_partition_kernel
-//     finds every block's first split beforehand (one warp each, a warp-wide search) and the
-//     blocks read theirs.
+//     finds every block's first split beforehand (a group of 32, 8 or 2 lanes each, fewer as
+//     the pass has more blocks: tuning_sort.hpp) and the blocks read theirs.
 //  2. It loads its share of both runs (coalesced) into shared memory.
 //  3. Each thread finds its own split there by a binary search and merges `items` outputs
 //     sequentially into registers (ties take the left run: stable).
@@ -62,7 +62,7 @@ struct shared_run {
 // A tile's missing tail (the last tile of an odd size) is never compared: each thread knows
 // how many of its elements exist, and every run is clipped to the tile's count.
 template <class E, class Policy, class Less>
-__global__ void __launch_bounds__((Policy::threads))
+__global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     block_merge_sort_kernel(const E* in, E* out, unsigned n, Less less) {
   constexpr unsigned threads = Policy::threads;
   constexpr int items = Policy::items;
@@ -146,24 +146,39 @@ __global__ void __launch_bounds__((Policy::threads))
   }
 }
 
-// The split of every merge block's first diagonal, one warp per block: each step probes
-// warp_size points of the range and a ballot finds where the predicate turns false.
-template <class E, class Less>
+// The split of every merge block's first diagonal, `Lanes` lanes per block (a divisor of the
+// warp size): each step probes Lanes points of the range and a ballot finds where the
+// predicate turns false. Every probe of a wide range lands on its own sector of device
+// memory, so wide groups multiply the bytes a pass's search reads (tuning_sort.hpp's
+// merge_partition_lanes says what that cost).
+template <int Lanes, class E, class Less>
 __global__ void merge_partition_kernel(const E* in, unsigned n, merge::pass_shape pass,
                                        unsigned per_block, unsigned* splits, Less less) {
+  static_assert(Lanes >= 1 && warp_size_min % Lanes == 0,
+                "hipamp: a merge partition group is a divisor of the warp");
+  constexpr unsigned lanes = static_cast<unsigned>(Lanes);
   const unsigned long long thread =
       static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const unsigned block = static_cast<unsigned>(thread / warp_size);
-  const unsigned lane = static_cast<unsigned>(thread % warp_size);
-  if (block >= pass.blocks) return;  // whole warps: blockDim is a multiple of warp_size
-  const merge::block_span s = merge::span_of(n, pass, per_block, block);
+  const unsigned block = static_cast<unsigned>(thread / lanes);
+  const unsigned lane = static_cast<unsigned>(thread % lanes);
+  // The group's bits in the warp's ballot.
+  const unsigned first_lane = threadIdx.x % static_cast<unsigned>(warp_size) / lanes * lanes;
+  constexpr lane_mask_t group_mask =
+      lanes >= sizeof(lane_mask_t) * 8 ? ~lane_mask_t(0) : (lane_mask_t(1) << lanes) - 1u;
+  // Groups past the last block stay in the loop (whole warps take part in every ballot) with
+  // an empty range.
+  const bool active = block < pass.blocks;
+  merge::block_span s{};
+  unsigned lo = 0, hi = 0;
+  if (active) {
+    s = merge::span_of(n, pass, per_block, block);
+    lo = s.d_first > s.b_count ? s.d_first - s.b_count : 0u;
+    hi = s.d_first < s.a_count ? s.d_first : s.a_count;
+  }
   const E* a = in + s.start;
   const E* b = a + s.a_count;
   const unsigned diag = s.d_first;
-  unsigned lo = diag > s.b_count ? diag - s.b_count : 0u;
-  unsigned hi = diag < s.a_count ? diag : s.a_count;
-  constexpr unsigned lanes = static_cast<unsigned>(warp_size);
-  while (lo < hi) {
+  while (ballot(lo < hi) != 0) {
     const unsigned span = hi - lo;
     const unsigned probes = span < lanes ? span : lanes;
     const auto probe = [&](unsigned j) {
@@ -173,18 +188,20 @@ __global__ void merge_partition_kernel(const E* in, unsigned n, merge::pass_shap
     };
     const bool before = lane < probes && merge::before_path(a, b, diag, probe(lane), less);
     // The predicate holds on a prefix of the probes: its length is the first lane without it.
-    const lane_mask_t inverse = ~ballot(before);
+    const lane_mask_t inverse = ~(ballot(before) >> first_lane) & group_mask;
     const unsigned count = inverse == 0 ? lanes : static_cast<unsigned>(lowest_lane(inverse));
-    const unsigned new_lo = count > 0 ? probe(count - 1) + 1 : lo;
-    hi = count < probes ? probe(count) : hi;
-    lo = new_lo;
+    if (lo < hi) {
+      const unsigned new_lo = count > 0 ? probe(count - 1) + 1 : lo;
+      hi = count < probes ? probe(count) : hi;
+      lo = new_lo;
+    }
   }
-  if (lane == 0) splits[block] = lo;
+  if (active && lane == 0) splits[block] = lo;
 }
 
 // One merge pass: runs of pass.width in `in` merged in pairs into `out` (in != out).
 template <class E, class Policy, class Less>
-__global__ void __launch_bounds__((Policy::threads))
+__global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     merge_kernel(const E* in, E* out, unsigned n, merge::pass_shape pass, const unsigned* splits,
                  Less less) {
   constexpr unsigned threads = Policy::threads;

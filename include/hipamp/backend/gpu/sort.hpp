@@ -12,7 +12,8 @@
 //  Only tiles and groups that hold an existing element are launched.
 //  The network runs whole for batches of rows and for hipamp::bitonic_sort.
 // Merge sort (merge_sort.hpp): one row of more than a tile is sorted by tile_kernel's first
-// pass (stages 1..log2 S) and then merge passes (merge path), each reading and writing every
+// pass (stages 1..log2 S; large sorts of 4-byte elements take larger tiles,
+// large_merge_tile_shape) and then merge passes (merge path), each reading and writing every
 // element once; stable sorts sort their tiles by a block merge sort and merge stably.
 // Radix: primitive keys in the default order and large single sorts go to CUB's
 // DeviceRadixSort (rocPRIM's radix_sort_keys on ROCm) over ordered_bits, which keeps the
@@ -31,6 +32,7 @@
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
 #include <hipamp/algorithm/sort/merge_path.hpp>
 #include <hipamp/algorithm/sort/sort_kind.hpp>
+#include <hipamp/backend/gpu/device_query.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
 #include <hipamp/backend/gpu/scratch.hpp>
 #include <hipamp/backend/gpu/tuning_sort.hpp>
@@ -254,15 +256,14 @@ class network_launcher {
   void tile_pass(int s_first, int s_last) {
     if constexpr (shape::shared_bytes > 48 * 1024) {
       // Tiles beyond the default 48 KiB of dynamic shared memory must be allowed explicitly,
-      // once per kernel and device.
-      static thread_local int allowed_on_device = -1;
-      int device = 0;
-      HIPAMP_GPU_CHECK(gpu_get_device(&device));
-      if (allowed_on_device != device) {
-        HIPAMP_GPU_CHECK(gpu_allow_dynamic_shared(tile_kernel<E, Shape, Mem, Less>,
-                                                  static_cast<int>(shape::shared_bytes)));
-        allowed_on_device = device;
-      }
+      // for the kernel this launch names, on every launch: each translation unit that
+      // instantiates the kernel registers its own copy, so a flag remembering that "the"
+      // kernel was allowed (one static shared by every unit) let a second unit launch its
+      // copy unallowed (cudaErrorInvalidValue in bench_sort, whose units all sort u32 by
+      // less_u32, once 2^15 tiles came in). The call costs a host round of microseconds
+      // against a sort of 2^22 elements or more.
+      HIPAMP_GPU_CHECK(gpu_allow_dynamic_shared(tile_kernel<E, Shape, Mem, Less>,
+                                                static_cast<int>(shape::shared_bytes)));
     }
     tile_kernel<E, Shape, Mem, Less>
         <<<tiles_.count, shape::tile.threads, shape::shared_bytes, stream_>>>(
@@ -371,26 +372,66 @@ unsigned merge_split_count(unsigned n, unsigned tile) {
   }
   return most;
 }
+// Finds the first split of every block of `pass` into `splits`, with `Lanes` lanes per block
+// (merge_partition_lanes: 32, 8 or 2).
+template <int Lanes, class T, class Less>
+void launch_merge_partition(const T* in, unsigned n, const merge::pass_shape& pass,
+                            unsigned per_block, unsigned* splits, const Less& less,
+                            stream_t stream) {
+  if constexpr (Lanes > 2) {
+    if (merge_partition_lanes(pass.blocks) < Lanes) {
+      return launch_merge_partition<Lanes / 4>(in, n, pass, per_block, splits, less, stream);
+    }
+  }
+  constexpr int partition_threads = 256;
+  const unsigned long long lanes = static_cast<unsigned long long>(pass.blocks) * Lanes;
+  merge_partition_kernel<Lanes, T, Less>
+      <<<blocks_for(lanes, partition_threads), partition_threads, 0, stream>>>(
+          in, n, pass, per_block, splits, less);
+  HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: merge partition kernel");
+}
+
+// Sorts tiles of 2^log2_tile by the bitonic tile kernel of Shape, `data` to `to`.
+template <class T, class Shape, class Less>
+void bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, stream_t stream) {
+  constexpr int log2_tile = launch_shape<T, Shape>::tile.log2_tile;
+  const bitonic::layout lay = bitonic::make_layout(n, 1, n);
+  const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
+  using mem = bitonic::copy_memory<T>;
+  network_launcher<T, Shape, mem, Less>(mem{data, to, lay}, lay, less, stream)
+      .tile_pass(1, tile_stages);
+}
+
 template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
 void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& less,
                 stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks) {
   if (n < 2) return;
   using policy = default_merge_policy<T>;
-  constexpr unsigned tile = merge_sort_tile<T, Stable, Tiles>();
+  constexpr bool merged_tiles = Stable || Tiles == block_sort::merge;
+  using large_shape = large_merge_tile_shape<T>;
+  constexpr bool has_large = !merged_tiles && !std::is_same_v<large_shape, default_tile_shape<T>>;
+  bool large = false;
+  if constexpr (has_large) {
+    if (n >= merge_large_tile_min) {
+      int device = 0;
+      HIPAMP_GPU_CHECK(gpu_get_device(&device));
+      large = launch_shape<T, large_shape>::shared_bytes <=
+              static_cast<std::size_t>(max_shared_per_block(device));
+    }
+  }
+  const unsigned tile = large ? 1u << launch_shape<T, large_shape>::tile.log2_tile
+                              : merge_sort_tile<T, Stable, Tiles>();
   const int passes = merge::pass_count(n, tile);
   T* from = passes % 2 == 1 ? scratch : data;
-  if constexpr (Stable || Tiles == block_sort::merge) {
+  if constexpr (merged_tiles) {
     block_merge_sort_kernel<T, policy, Less>
         <<<(n + tile - 1) / tile, policy::threads, 0, stream>>>(data, from, n, less);
     HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: block merge sort kernel");
   } else {
-    using tile_shape = default_tile_shape<T>;
-    constexpr int log2_tile = launch_shape<T, tile_shape>::tile.log2_tile;
-    const bitonic::layout lay = bitonic::make_layout(n, 1, n);
-    const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
-    using mem = bitonic::copy_memory<T>;
-    network_launcher<T, tile_shape, mem, Less>(mem{data, from, lay}, lay, less, stream)
-        .tile_pass(1, tile_stages);
+    if constexpr (has_large) {
+      if (large) bitonic_tiles<T, large_shape>(data, from, n, less, stream);
+    }
+    if (!large) bitonic_tiles<T, default_tile_shape<T>>(data, from, n, less, stream);
   }
   T* to = from == data ? scratch : data;
   for (unsigned long long width = tile; width < n; width *= 2) {
@@ -398,13 +439,7 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
         merge::shape_pass(n, static_cast<unsigned>(width), policy::per_block);
     const bool partition = splits != nullptr && pass.blocks >= partition_min_blocks;
     if (partition) {
-      constexpr int partition_threads = 256;
-      const unsigned long long lanes =
-          static_cast<unsigned long long>(pass.blocks) * static_cast<unsigned>(warp_size);
-      merge_partition_kernel<T, Less>
-          <<<blocks_for(lanes, partition_threads), partition_threads, 0, stream>>>(
-              from, n, pass, policy::per_block, splits, less);
-      HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: merge partition kernel");
+      launch_merge_partition<32>(from, n, pass, policy::per_block, splits, less, stream);
     }
     merge_kernel<T, policy, Less><<<pass.blocks, policy::threads, 0, stream>>>(
         from, to, n, pass, partition ? splits : nullptr, less);

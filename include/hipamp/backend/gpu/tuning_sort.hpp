@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
 
@@ -37,11 +38,15 @@ constexpr unsigned partial_tile_step_reach(int log2_tile) { return (3u << log2_t
 // Items consecutive outputs, so a block reads and writes Threads * Items elements per pass
 // through shared memory. Many items per thread make the per-block split search and the
 // per-thread merge-path search cheap next to the data they place.
-template <int Threads, int Items>
+// MinBlocks: blocks per multiprocessor asked of the register allocator (0: none, the
+// compiler's choice; 1 is not the same: nvcc then gave the u32 merge kernel 98 registers where
+// it chose 64 unasked, and the passes took 1.3x as long).
+template <int Threads, int Items, int MinBlocks = 0>
 struct merge_policy {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
   static constexpr int per_block = Threads * Items;
+  static constexpr int min_blocks = MinBlocks;
   static_assert(Threads % 2 == 0 && Threads >= 64,
                 "hipamp: a merge block's two split searches "
                 "each take half of its threads");
@@ -55,9 +60,18 @@ constexpr int merge_items_for_bytes(std::size_t bytes) {
   const std::size_t fit = 32768 / (64 * bytes);
   return fit < 1 ? 1 : fit > 8 ? 8 : static_cast<int>(fit);
 }
+// Elements of 4 bytes or less: 5 blocks per multiprocessor (48 registers, 62.5% occupancy),
+// against the compiler's 64 registers (4 blocks): more blocks keep more loads in flight while
+// others merge. Measured on the H100 (scripts/sort_pass_profile.cu, u32, 2^15 tiles, 8 partition
+// lanes, us for the whole sort with 4 / 5 / 6 / 8 blocks per multiprocessor): 2^22 205.0 / 197.8
+// / 202.2 / 242.1 (at 8, 32 registers, it spills); 10^7 564.9 / 544.8 / 578.4 / 720.5; 2^24
+// 820.4 / 787.9 / 822.8 / 1071.3; 2^26 3455 / 3305 / 3342 / 4396. The stable sort's block merge
+// sort shares the policy, and its time did not move (2^24: 284.7 us at 4, 283.0 at 5).
+// Larger elements keep the compiler's choice (unmeasured).
 template <class E>
 struct default_merge_policy
-    : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E))> {};
+    : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E)),
+                   (sizeof(E) <= 4 ? 5 : 0)> {};
 
 // Merge passes of at least this many blocks find their splits in a kernel of their own
 // (merge_partition_kernel) instead of in every block: on grids of several waves each wave
@@ -66,6 +80,34 @@ struct default_merge_policy
 // exactly 512 blocks) 0.1247, 0.1240 / 0.1067, 0.1093; 2^22 0.2309, 0.2290 / 0.2261, 0.2262;
 // 2^24 0.9287, 0.9282 / 0.9243, 0.9273.
 inline constexpr unsigned merge_partition_min_blocks = 1024;
+
+// Lanes of merge_partition_kernel per merge block, by the pass's block count. Each step of a
+// group's search probes one point per lane, and every probe of a wide range reads its own
+// sector: 32 lanes per block made a pass of 2^26 u32 keys read about 100 MB at random, and the
+// passes grew from 228 to 287 us as their runs (and so the searched ranges) grew. Fewer lanes
+// read less but take more dependent steps, which costs where the search's latency is not
+// hidden: while a pass's data sits in L2 (2^22 keys) 32 lanes stay fastest. Measured on the
+// H100 (scripts/sort_pass_profile.cu, u32, 2^13 bitonic tiles + m256x16 passes, us for the
+// whole sort with 32 / 8 / 4 / 2 / 1 lanes): 2^22 (1024 blocks a pass) 238.7 / 247.9 / 256.4 /
+// 275.5 / 277.5; 10^7 (2442) 609.4 / 601.0 / 611.7 / 636.8 / 656.0; 2^24 (4096) 940.3 / 891.0 /
+// 894.9 / 919.1 / 935.9; 2^26 (16384) 3930 / 3648 / 3560 / 3517 / 3525.
+constexpr int merge_partition_lanes(unsigned blocks) {
+  return blocks < 2048 ? 32 : blocks < 8192 ? 8 : 2;
+}
+
+// The bitonic tiles of a large merge sort of 4-byte elements (CUB-sized sorts and up): 2^15
+// instead of 2^13, two merge passes fewer for a tile pass that costs about 1.35x (120 network
+// levels instead of 91; 1024 threads of 32 keys, which spill a little at 64 registers). Used
+// from merge_large_tile_min elements where the device lets a block have the tile's 132 KiB of
+// shared memory (sm_80, sm_90), else the default tile. Measured on the H100
+// (scripts/sort_pass_profile.cu, u32, 4 partition lanes, us for the whole sort, 2^13 / 2^15
+// tiles): 2^20 83.7 / 97.9, 2^21 117.5 / 124.7, 2^22 256.4 / 211.3, 2^24 894.9 / 822.9,
+// 2^24 - 1 894.7 / 838.6, 10^7 611.7 / 579.6, 2^26 3560 / 3363. (2^14 tiles: 2^21 109.8, 2^22
+// 246.0, 2^24 883.0: between the two, not worth a third tile kernel.)
+template <class E>
+using large_merge_tile_shape =
+    std::conditional_t<sizeof(E) == 4, fixed_tile_shape<5, 15>, default_tile_shape<E>>;
+inline constexpr unsigned merge_large_tile_min = 1u << 22;
 
 // How the merge sort sorts its tiles before the merge passes: the bitonic tile kernel (larger
 // tiles, fewer passes, not stable) or the block merge sort (stable, tiles of one merge block).

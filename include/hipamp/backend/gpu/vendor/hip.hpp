@@ -63,6 +63,10 @@ inline error_t device_properties(device_prop_t* p, int ordinal) noexcept {
 inline error_t multiprocessor_count(int* n, int ordinal) noexcept {
   return hipDeviceGetAttribute(n, hipDeviceAttributeMultiprocessorCount, ordinal);
 }
+// Shared memory one block may use once its kernel opts in (allow_dynamic_shared).
+inline error_t max_shared_per_block(int* bytes, int ordinal) noexcept {
+  return hipDeviceGetAttribute(bytes, hipDeviceAttributeSharedMemPerBlockOptin, ordinal);
+}
 inline error_t clock_khz(int* n, int ordinal) noexcept {
   return hipDeviceGetAttribute(n, hipDeviceAttributeClockRate, ordinal);
 }

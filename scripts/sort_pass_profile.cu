@@ -1,0 +1,319 @@
+// Issue 18: where the GPU merge sort's time goes, kernel by kernel, on raw device buffers. Each
+// configuration (tile kernel, merge policy) runs the merge sort's launches with a device event
+// between every kernel (partition + merge count as one pass) and prints the median time of each
+// step over 7 runs, beside CUB's merge sorts and a device-to-device copy of the same bytes
+// (the bandwidth ceiling of one pass). Configurations are the library's kernels instantiated
+// with other policies, so a sweep needs no library change.
+//   nvcc -std=c++17 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
+//        -I include -I <build>/include scripts/sort_pass_profile.cu -o sort_pass_profile
+//   ./sort_pass_profile [log2 sizes...]        (default 22 24 26)
+//   ./sort_pass_profile ncu                    one run of each kernel at 2^24, for ncu
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cub/device/device_merge_sort.cuh>
+
+#include <hipamp/backend/gpu/sort.hpp>
+
+// The one library symbol the kernels' launch checks need (libhipamp is not linked).
+namespace hipamp::detail::gpu {
+[[noreturn]] void throw_error(error_t error, const char* what) {
+  std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(error));
+  std::exit(1);
+}
+}  // namespace hipamp::detail::gpu
+
+namespace gk = hipamp::detail::gpu::sort_kernels;
+namespace mp = hipamp::detail::merge;
+namespace bt = hipamp::detail::bitonic;
+
+#define CK(x)                                                                                 \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
+  } while (0)
+
+struct less_u32 {
+  __host__ __device__ bool operator()(const std::uint32_t& a, const std::uint32_t& b) const {
+    return a < b;
+  }
+};
+// bench_sort's stable comparator: ties common.
+struct by_high_u32 {
+  __host__ __device__ bool operator()(const std::uint32_t& a, const std::uint32_t& b) const {
+    return (a >> 8) < (b >> 8);
+  }
+};
+
+static cudaStream_t stream;
+static bool ncu_mode = false;
+
+struct steps {
+  std::vector<cudaEvent_t> ev;
+  std::vector<std::string> names;
+  void mark(const char* name) {
+    cudaEvent_t e;
+    CK(cudaEventCreate(&e));
+    CK(cudaEventRecord(e, stream));
+    ev.push_back(e);
+    names.push_back(name);
+  }
+  std::vector<float> times() {
+    CK(cudaEventSynchronize(ev.back()));
+    std::vector<float> t;
+    for (std::size_t i = 1; i < ev.size(); ++i) {
+      float ms = 0;
+      CK(cudaEventElapsedTime(&ms, ev[i - 1], ev[i]));
+      t.push_back(ms * 1000.f);
+    }
+    for (auto e : ev) cudaEventDestroy(e);
+    return t;
+  }
+};
+
+// The merge passes of merge_sort, with a mark after each.
+template <class T, class Policy, int Lanes, class Less>
+T* merge_passes(T* from, T* to, unsigned* splits, unsigned n, unsigned tile, Less less, steps& st) {
+  for (unsigned long long width = tile; width < n; width *= 2) {
+    const mp::pass_shape pass = mp::shape_pass(n, static_cast<unsigned>(width), Policy::per_block);
+    const bool partition = pass.blocks >= gk::merge_partition_min_blocks;
+    if (partition) {
+      const unsigned long long lanes = static_cast<unsigned long long>(pass.blocks) * Lanes;
+      gk::merge_partition_kernel<Lanes, T, Less>
+          <<<static_cast<unsigned>((lanes + 255) / 256), 256, 0, stream>>>(
+              from, n, pass, Policy::per_block, splits, less);
+    }
+    gk::merge_kernel<T, Policy, Less><<<pass.blocks, Policy::threads, 0, stream>>>(
+        from, to, n, pass, partition ? splits : nullptr, less);
+    CK(cudaGetLastError());
+    st.mark("pass");
+    std::swap(from, to);
+  }
+  return from;
+}
+
+template <class T>
+struct buffers {
+  unsigned n;
+  std::vector<T> host;
+  T *pristine, *data, *scratch;
+  unsigned* splits;
+  explicit buffers(unsigned count, unsigned seed) : n(count), host(count) {
+    std::mt19937 g(seed);
+    for (auto& x : host) x = g();
+    CK(cudaMalloc(&pristine, n * sizeof(T)));
+    CK(cudaMalloc(&data, n * sizeof(T)));
+    CK(cudaMalloc(&scratch, n * sizeof(T)));
+    CK(cudaMalloc(&splits, (n / 512 + 16) * sizeof(unsigned)));
+    CK(cudaMemcpy(pristine, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  ~buffers() {
+    cudaFree(pristine);
+    cudaFree(data);
+    cudaFree(scratch);
+    cudaFree(splits);
+  }
+  void restore() {
+    CK(cudaMemcpyAsync(data, pristine, n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+  }
+  // References computed once per buffer: the full order (equal u32 keys are identical) and
+  // by_high_u32's stable order.
+  std::vector<T> sorted_ref, stable_ref;
+  template <class Less>
+  bool check(const T* out, Less less, bool stable) {
+    std::vector<T> got(n);
+    CK(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
+    if (stable) {
+      if (stable_ref.empty()) {
+        stable_ref = host;
+        std::stable_sort(stable_ref.begin(), stable_ref.end(), less);
+      }
+      return got == stable_ref;
+    }
+    if (sorted_ref.empty()) {
+      sorted_ref = host;
+      std::sort(sorted_ref.begin(), sorted_ref.end());
+    }
+    return got == sorted_ref;
+  }
+};
+
+static double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Runs `sort` (which marks its own steps and returns the output pointer) 7 times after a
+// warm-up; prints the median per step and of the whole.
+template <class T, class Less, class Sort>
+void profile(const char* name, buffers<T>& b, Less less, bool stable, Sort sort) {
+  const int reps = ncu_mode ? 1 : 7;
+  std::vector<std::vector<double>> per;
+  std::vector<double> total;
+  bool ok = true;
+  for (int r = -1; r < reps; ++r) {
+    b.restore();
+    steps st;
+    st.mark("start");
+    const T* out = sort(b, st);
+    const std::vector<float> t = st.times();
+    if (r == -1) {
+      ok = b.check(out, less, stable);
+      per.assign(t.size(), {});
+      continue;
+    }
+    double sum = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      per[i].push_back(t[i]);
+      sum += t[i];
+    }
+    total.push_back(sum);
+  }
+  if (ncu_mode) return;
+  std::printf("%-34s n=%-9u total %8.1f us %s |", name, b.n, median(total), ok ? "ok" : "WRONG");
+  for (auto& v : per) std::printf(" %.1f", median(v));
+  std::printf("\n");
+}
+
+// Bitonic tiles of Shape, then merge passes of Policy.
+template <class Shape, class Policy, int Lanes, class T, class Less>
+T* bitonic_then_merge(buffers<T>& b, Less less, steps& st) {
+  using mem = bt::copy_memory<T>;
+  constexpr int log2_tile = gk::launch_shape<T, Shape>::tile.log2_tile;
+  const unsigned tile = 1u << log2_tile;
+  const bt::layout lay = bt::make_layout(b.n, 1, b.n);
+  gk::network_launcher<T, Shape, mem, Less>(mem{b.data, b.scratch, lay}, lay, less, stream)
+      .tile_pass(1, log2_tile);
+  CK(cudaGetLastError());
+  st.mark("tile");
+  return merge_passes<T, Policy, Lanes>(b.scratch, b.data, b.splits, b.n, tile, less, st);
+}
+
+// Block merge sort tiles of BlockPolicy, then merge passes of Policy.
+template <class BlockPolicy, class Policy, int Lanes, class T, class Less>
+T* merged_then_merge(buffers<T>& b, Less less, steps& st) {
+  const unsigned tile = BlockPolicy::per_block;
+  gk::block_merge_sort_kernel<T, BlockPolicy, Less>
+      <<<(b.n + tile - 1) / tile, BlockPolicy::threads, 0, stream>>>(b.data, b.scratch, b.n, less);
+  CK(cudaGetLastError());
+  st.mark("block");
+  return merge_passes<T, Policy, Lanes>(b.scratch, b.data, b.splits, b.n, tile, less, st);
+}
+
+template <class T, class Less>
+void cub_sort(const char* name, buffers<T>& b, Less less, bool stable) {
+  std::size_t bytes = 0;
+  CK(cub::DeviceMergeSort::SortKeys(nullptr, bytes, b.data, static_cast<std::int64_t>(b.n), less,
+                                    stream));
+  void* temp;
+  CK(cudaMalloc(&temp, bytes));
+  profile(name, b, less, stable, [&](buffers<T>& bb, steps& st) {
+    std::size_t t = bytes;
+    if (stable) {
+      CK(cub::DeviceMergeSort::StableSortKeys(temp, t, bb.data, static_cast<std::int64_t>(bb.n),
+                                              less, stream));
+    } else {
+      CK(cub::DeviceMergeSort::SortKeys(temp, t, bb.data, static_cast<std::int64_t>(bb.n), less,
+                                        stream));
+    }
+    st.mark("cub");
+    return bb.data;
+  });
+  CK(cudaFree(temp));
+}
+
+template <class Shape, class Policy, int Lanes>
+void run_bitonic(const char* name, buffers<std::uint32_t>& b) {
+  profile(name, b, less_u32{}, false, [](buffers<std::uint32_t>& bb, steps& st) {
+    return bitonic_then_merge<Shape, Policy, Lanes>(bb, less_u32{}, st);
+  });
+}
+template <class BlockPolicy, class Policy, int Lanes>
+void run_stable(const char* name, buffers<std::uint32_t>& b) {
+  profile(name, b, by_high_u32{}, true, [](buffers<std::uint32_t>& bb, steps& st) {
+    return merged_then_merge<BlockPolicy, Policy, Lanes>(bb, by_high_u32{}, st);
+  });
+}
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "ncu") == 0) {
+      ncu_mode = true;
+    } else {
+      sizes.push_back(std::atoi(argv[i]));
+    }
+  }
+  if (sizes.empty()) sizes = ncu_mode ? std::vector<int>{24} : std::vector<int>{22, 24, 26};
+  CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  using u32 = std::uint32_t;
+  using base_tile = gk::default_tile_shape<u32>;
+  using m16 = gk::merge_policy<256, 16>;
+  using b13 = base_tile;
+  using b14 = gk::fixed_tile_shape<5, 14>;
+  using b15 = gk::fixed_tile_shape<5, 15>;
+  using m512 = gk::merge_policy<512, 16>;
+  for (int p : sizes) {
+    buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
+    if (ncu_mode) {  // one of each kernel: baseline merge sort and stable merge sort
+      run_bitonic<b13, m16, 32>("bitonic13+m256x16", b);
+      run_stable<m16, m16, 32>("stable block256x16+m256x16", b);
+      continue;
+    }
+    profile("copy (one pass's bytes)", b, less_u32{}, false, [](buffers<u32>& bb, steps& st) {
+      CK(cudaMemcpyAsync(bb.scratch, bb.data, bb.n * sizeof(u32), cudaMemcpyDeviceToDevice,
+                         stream));
+      st.mark("copy");
+      CK(cudaMemcpyAsync(bb.data, bb.scratch, bb.n * sizeof(u32), cudaMemcpyDeviceToDevice,
+                         stream));
+      return bb.data;
+    });
+    cub_sort("cub merge sort", b, less_u32{}, false);
+    profile("library merge_sort (this tree)", b, less_u32{}, false,
+            [](buffers<u32>& bb, steps& st) {
+              gk::merge_sort<u32, false>(bb.data, bb.scratch, bb.splits, bb.n, less_u32{}, stream);
+              st.mark("sort");
+              return bb.data;
+            });
+    // main's kernels and policies before issue 18's second round (a3fc68c): the baseline.
+    run_bitonic<b13, gk::merge_policy<256, 16, 0>, 32>("main a3fc68c: b13 m256x16 L32", b);
+    run_bitonic<b15, gk::merge_policy<256, 16, 4>, 8>("b15 m256x16 min4 L8 (64 regs as before)", b);
+    run_bitonic<b15, m16, 8>("b15 m256x16 min1 L8 (98 regs)", b);
+    run_bitonic<b15, gk::merge_policy<256, 16, 5>, 8>("b15 m256x16 min5 L8", b);
+    run_bitonic<b15, gk::merge_policy<256, 16, 6>, 8>("b15 m256x16 min6 L8", b);
+    run_bitonic<b15, gk::merge_policy<256, 16, 8>, 8>("b15 m256x16 min8 L8", b);
+    run_bitonic<b15, gk::merge_policy<256, 12, 6>, 8>("b15 m256x12 min6 L8", b);
+    run_bitonic<b15, gk::merge_policy<256, 12, 8>, 8>("b15 m256x12 min8 L8", b);
+    run_bitonic<b15, gk::merge_policy<128, 16, 12>, 8>("b15 m128x16 min12 L8", b);
+    cub_sort("cub stable merge sort", b, by_high_u32{}, true);
+    profile("library stable merge_sort (this tree)", b, by_high_u32{}, true,
+            [](buffers<u32>& bb, steps& st) {
+              gk::merge_sort<u32, true>(bb.data, bb.scratch, bb.splits, bb.n, by_high_u32{},
+                                        stream);
+              st.mark("sort");
+              return bb.data;
+            });
+    run_stable<gk::merge_policy<256, 16, 0>, gk::merge_policy<256, 16, 0>, 32>(
+        "main a3fc68c: stable bms256x16 m256x16 L32", b);
+    run_stable<gk::merge_policy<256, 16, 3>, gk::merge_policy<256, 16, 4>, 8>(
+        "stable bms256x16 min3 m256x16 min4 L8 (as before)", b);
+    run_stable<gk::merge_policy<256, 16, 4>, gk::merge_policy<256, 16, 4>, 8>(
+        "stable bms256x16 min4 m256x16 min4 L8", b);
+    run_stable<gk::merge_policy<256, 16, 5>, m16, 8>("stable bms256x16 min5 m256x16 L8", b);
+    run_stable<gk::merge_policy<256, 16, 4>, gk::merge_policy<256, 16, 6>, 8>(
+        "stable bms256x16 min4 m256x16 min6 L8", b);
+    run_stable<gk::merge_policy<256, 12, 5>, gk::merge_policy<256, 16, 6>, 8>(
+        "stable bms256x12 min5 m256x16 min6 L8", b);
+  }
+  CK(cudaStreamDestroy(stream));
+  return 0;
+}
