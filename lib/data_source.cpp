@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include <hipamp/exceptions.hpp>
 #include <hipamp/transfer_statistics.hpp>
@@ -79,9 +80,11 @@ host_source_registry& registry() {
 
 }  // namespace
 
-// One queue's last use of a replica.
+// One queue's last use of a replica. Queues are named by serial (queue_impl::serial), not
+// address: a queue made after another one died may live at its address, and must not be taken
+// for it (it would skip waiting for the old queue's work).
 struct queue_use {
-  queue_impl* queue;
+  std::uint64_t queue;
   event_ptr done;
 };
 
@@ -92,31 +95,33 @@ struct replica {
   // Work on one queue runs in order; across queues these events order it. A reader waits for
   // the last writer, a writer (a kernel or a copy in) also for every reader since then.
   event_ptr last_write;
-  queue_impl* write_queue = nullptr;
+  std::uint64_t write_queue = 0;
   std::vector<queue_use> reads;  // last read per queue since last_write
 
   void order_read(queue_impl& q) const {
-    if (last_write && write_queue != &q) q.wait_for(last_write);
+    if (last_write && write_queue != q.serial()) q.wait_for(last_write);
   }
   void order_write(queue_impl& q) const {
     order_read(q);
     for (const queue_use& r : reads) {
-      if (r.queue != &q) q.wait_for(r.done);
+      if (r.queue != q.serial()) q.wait_for(r.done);
     }
   }
-  void note_read(queue_impl& q, const event_ptr& done) {
+  void note_read(queue_impl& q, const event_ptr& done) { note_read(q.serial(), done); }
+  void note_read(std::uint64_t q, const event_ptr& done) {
     for (queue_use& r : reads) {
-      if (r.queue == &q) {
+      if (r.queue == q) {
         r.done = done;
         return;
       }
     }
-    reads.push_back({&q, done});
+    reads.push_back({q, done});
   }
   // The writer waited for every earlier reader, so its event covers them all.
-  void note_write(queue_impl& q, const event_ptr& done) {
+  void note_write(queue_impl& q, const event_ptr& done) { note_write(q.serial(), done); }
+  void note_write(std::uint64_t q, const event_ptr& done) {
     last_write = done;
-    write_queue = &q;
+    write_queue = q;
     reads.clear();
   }
   // Blocks until no work uses the replica (before freeing it).
@@ -178,6 +183,11 @@ data_source::data_source(std::size_t bytes, void* host, std::shared_ptr<queue_im
     : bytes_(bytes), host_(host), home_(std::move(home)), state_(std::make_unique<state>()) {}
 
 data_source::~data_source() {
+  try {
+    revoke_ticket_locked();  // the last reference is gone: nobody else holds the mutex
+  } catch (...) {
+    // Out of memory for a read's note: wait_idle below still waits for every write.
+  }
   for (replica& r : state_->replicas) {
     try {
       r.wait_idle();
@@ -368,12 +378,15 @@ void make_host_valid_locked(interval_set& host_valid, std::vector<replica>& repl
 
 void* data_source::device_base(device_impl& device) {
   std::lock_guard<std::mutex> lock(state_->mutex);
+  // A new replica may move the others (the ticket points at one): revoke first.
+  revoke_ticket_locked();
   if (device.aliases_host_memory()) return ensure_host_locked(host_, state_->owned_host, bytes_);
   return ensure_replica_locked(state_->replicas, device, bytes_).base;
 }
 
 void* data_source::acquire_host(const footprint& fp, bool write) {
   std::lock_guard<std::mutex> lock(state_->mutex);
+  revoke_ticket_locked();
   state& st = *state_;
   // The CPU device's every launch and host sync comes here. When no device holds a replica and
   // host memory holds the footprint's whole span, there is nothing to copy in and no device
@@ -399,8 +412,80 @@ void* data_source::acquire_host(const footprint& fp, bool write) {
   return host_;
 }
 
+void data_source::revoke_ticket_locked() {
+  // Only holders of state::mutex (as the caller is) change ticket_queue_, so this relaxed load
+  // sees the latest value.
+  if (ticket_queue_.load(std::memory_order_relaxed) == 0) return;
+  kernel_ticket t;
+  {
+    std::lock_guard<ticket_lock> lock(ticket_lock_);
+    t = std::move(ticket_);
+    ticket_ = kernel_ticket{};
+    ticket_queue_.store(0, std::memory_order_relaxed);
+  }
+  // The uses the fast path noted, in the order they happened (a read noted after the write).
+  if (t.write) t.target->note_write(t.queue, t.write);
+  if (t.read) t.target->note_read(t.queue, t.read);
+}
+
+void data_source::note_in_ticket(kernel_ticket& t, bool write, const event_ptr& done,
+                                 event_ptr (&retired)[2]) noexcept {
+  if (write) {
+    retired[0] = std::exchange(t.write, done);
+    retired[1] = std::move(t.read);  // the write covers every read before it
+    t.read = nullptr;
+  } else {
+    retired[0] = std::exchange(t.read, done);
+  }
+}
+
+void data_source::install_ticket_locked(queue_impl& queue, replica& target, const footprint& fp,
+                                        bool write) {
+  const std::size_t b = fp.begin_byte();
+  const std::size_t e = fp.end_byte();
+  // The bounding range, so that any view inside it qualifies: a strided view whose gaps are
+  // not valid on the device gets no ticket (and keeps the slow path).
+  if (b >= e || !target.valid.covers(b, e)) return;
+  state& st = *state_;
+  // The queue was ordered after the last writer just now (order_read or order_write above),
+  // and any later writer must revoke the ticket first. A write also needs the queue ordered
+  // after every reader (order_write did that when this acquire was a write) and no other
+  // location holding any byte (else the fast path would have to invalidate it).
+  bool writable =
+      write || std::all_of(target.reads.begin(), target.reads.end(),
+                           [&](const queue_use& r) { return r.queue == queue.serial(); });
+  writable = writable && !st.host_valid.intersects(b, e);
+  for (const replica& other : st.replicas) {
+    if (&other != &target && other.valid.intersects(b, e)) writable = false;
+  }
+  std::lock_guard<ticket_lock> lock(ticket_lock_);
+  ticket_ = kernel_ticket{b, e, writable, target.base, &target, queue.serial(), nullptr, nullptr};
+  ticket_queue_.store(queue.serial(), std::memory_order_relaxed);
+}
+
+void* data_source::acquire_with_ticket(queue_impl& queue, std::size_t begin, std::size_t end,
+                                       bool write, const event_ptr& marker) {
+  event_ptr retired[2];  // declared first: destroyed after the spinlock is released
+  std::lock_guard<ticket_lock> lock(ticket_lock_);
+  if (ticket_queue_.load(std::memory_order_relaxed) != queue.serial() || begin < ticket_.begin ||
+      end > ticket_.end || (write && !ticket_.writable)) {
+    return nullptr;
+  }
+  // What the slow path would do for bytes already valid here and already ordered: note the
+  // launch's marker (without one, complete_kernel notes the launch's event later).
+  if (marker) note_in_ticket(ticket_, write, marker, retired);
+  return ticket_.base;
+}
+
 void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bool write,
                                       const event_ptr& marker) {
+  // The steady state of a loop of launches (see kernel_ticket). Only queues on devices with
+  // their own memory ever hold a ticket, so the CPU devices skip this after one load.
+  if (ticket_queue_.load(std::memory_order_relaxed) == queue.serial()) {
+    if (void* base = acquire_with_ticket(queue, fp.begin_byte(), fp.end_byte(), write, marker)) {
+      return base;
+    }
+  }
   device_impl& device = queue.device();
   if (device.aliases_host_memory()) {
     void* base = acquire_host(fp, write);
@@ -408,6 +493,7 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
     return base;
   }
   std::lock_guard<std::mutex> lock(state_->mutex);
+  revoke_ticket_locked();
   state& st = *state_;
   replica& target = ensure_replica_locked(st.replicas, device, bytes_);
   auto* dev = static_cast<std::byte*>(target.base);
@@ -491,12 +577,25 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
   }
   // The host's claim changed (it now shares or lost these bytes): host views re-check.
   host_epoch_.fetch_add(1, std::memory_order_acq_rel);
+  // Until something else takes state::mutex, the same use on this queue needs none of the
+  // above again.
+  install_ticket_locked(queue, target, fp, write);
   return target.base;
 }
 
 void data_source::complete_kernel(queue_impl& queue, bool write, const event_ptr& done) {
+  if (ticket_queue_.load(std::memory_order_relaxed) == queue.serial()) {
+    // The ticket's replica is this queue's device's: its events are the spinlock's to guard.
+    event_ptr retired[2];  // destroyed after the spinlock is released
+    std::lock_guard<ticket_lock> lock(ticket_lock_);
+    if (ticket_queue_.load(std::memory_order_relaxed) == queue.serial()) {
+      note_in_ticket(ticket_, write, done, retired);
+      return;
+    }
+  }
   if (queue.device().aliases_host_memory()) return;
   std::lock_guard<std::mutex> lock(state_->mutex);
+  revoke_ticket_locked();
   replica* r = state_->find(queue.device());
   if (r == nullptr) return;
   if (write) {
@@ -508,6 +607,7 @@ void data_source::complete_kernel(queue_impl& queue, bool write, const event_ptr
 
 void data_source::discard(const footprint& fp) {
   std::lock_guard<std::mutex> lock(state_->mutex);
+  revoke_ticket_locked();
   for_each_exact_run(fp, [&](std::size_t b, std::size_t e) {
     state_->host_valid.remove(b, e);
     for (replica& r : state_->replicas) r.valid.remove(b, e);
@@ -517,6 +617,7 @@ void data_source::discard(const footprint& fp) {
 
 void data_source::refresh(const footprint& fp) {
   std::lock_guard<std::mutex> lock(state_->mutex);
+  revoke_ticket_locked();
   for_each_exact_run(fp, [&](std::size_t b, std::size_t e) {
     state_->host_valid.add(b, e);
     for (replica& r : state_->replicas) r.valid.remove(b, e);
@@ -526,6 +627,7 @@ void data_source::refresh(const footprint& fp) {
 
 event_ptr data_source::pending_writes(const footprint& /*fp*/) {
   std::lock_guard<std::mutex> lock(state_->mutex);
+  revoke_ticket_locked();  // to read the events the fast path writes
   std::vector<event_ptr> events;
   for (const replica& r : state_->replicas) {
     if (r.last_write) events.push_back(r.last_write);
@@ -538,6 +640,8 @@ void data_source::copy(data_source& from, std::size_t from_offset, data_source& 
                        std::size_t to_offset, std::size_t bytes) {
   if (bytes == 0) return;
   std::scoped_lock lock(from.state_->mutex, to.state_->mutex);
+  from.revoke_ticket_locked();
+  to.revoke_ticket_locked();
   state& src = *from.state_;
   state& dst = *to.state_;
   const std::size_t sb = from_offset;

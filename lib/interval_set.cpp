@@ -51,6 +51,14 @@ bool interval_set::covers(std::size_t begin, std::size_t end) const {
   return it->first <= begin && it->second >= end;
 }
 
+bool interval_set::intersects(std::size_t begin, std::size_t end) const {
+  if (begin >= end) return false;
+  auto it = ranges_.upper_bound(begin);  // the first range starting after begin
+  if (it != ranges_.end() && it->first < end) return true;
+  if (it == ranges_.begin()) return false;
+  return std::prev(it)->second > begin;  // the range starting at or before begin
+}
+
 std::vector<byte_range> interval_set::overlap(std::size_t begin, std::size_t end) const {
   std::vector<byte_range> out;
   if (begin >= end) return out;

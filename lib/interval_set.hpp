@@ -18,6 +18,8 @@ class interval_set {
   void add(std::size_t begin, std::size_t end);
   void remove(std::size_t begin, std::size_t end);
   bool covers(std::size_t begin, std::size_t end) const;
+  // Whether the set holds any byte of [begin, end) (overlap() without building the list).
+  bool intersects(std::size_t begin, std::size_t end) const;
   // The parts of [begin, end) this set holds.
   std::vector<byte_range> overlap(std::size_t begin, std::size_t end) const;
   // The parts of [begin, end) this set lacks.

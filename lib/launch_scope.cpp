@@ -1,16 +1,12 @@
 #include <hipamp/detail/launch_scope.hpp>
 
 namespace hipamp::detail {
-namespace {
-thread_local launch_scope* open_scope = nullptr;
-}
-
-launch_scope::launch_scope(queue_impl& queue) : queue_(queue), previous_(open_scope) {
-  open_scope = this;
+launch_scope::launch_scope(queue_impl& queue) : queue_(queue), previous_(open_launch_scope) {
+  open_launch_scope = this;
 }
 
 launch_scope::~launch_scope() {
-  if (open_) open_scope = previous_;
+  if (open_) open_launch_scope = previous_;
   if (marker_ && !ended_) {
     // The launch failed after binding: its views already name the marker, which must still
     // come to stand for a point after any work the launch did queue.
@@ -22,8 +18,6 @@ launch_scope::~launch_scope() {
   }
   for_each_binding([](binding& b) { b.source->release(); });
 }
-
-launch_scope* launch_scope::current() noexcept { return open_scope; }
 
 void* launch_scope::bind(data_source* source, const footprint& where, bool write) {
   if (!marker_asked_) {
@@ -44,7 +38,7 @@ void* launch_scope::bind(data_source* source, const footprint& where, bool write
 }
 
 void launch_scope::close() noexcept {
-  if (open_) open_scope = previous_;
+  if (open_) open_launch_scope = previous_;
   open_ = false;
 }
 

@@ -170,6 +170,11 @@ std::shared_ptr<queue_impl> device_impl::create_checked_queue(queuing_mode) {
                             "device and the reference device");
 }
 
+std::uint64_t queue_impl::next_serial() noexcept {
+  static std::atomic<std::uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;  // 0 means "no queue"
+}
+
 event_ptr ready_event() {
   static const event_ptr ready = std::make_shared<ready_event_impl>();
   return ready;

@@ -13,7 +13,7 @@ namespace hx = hipamp;
 
 namespace {
 
-const std::vector<std::size_t>& sizes() {
+const std::vector<std::size_t>& scan_sizes() {
   // Boundaries of CPU blocks (128 ints, 64 doubles) and pieces, GPU warps, tiles (8192
   // ints and floats, 2048 doubles) and look-back windows (32 tiles); the last size makes
   // more than 500 GPU tiles of ints, where the look-back sleeps between polls.
@@ -60,7 +60,7 @@ std::size_t first_mismatch(const std::vector<T>& got, const std::vector<T>& expe
 TEST_CASE("scans of int32 match std::inclusive_scan and std::exclusive_scan", "[scan]") {
   FOR_EACH_ACCELERATOR(acc) {
     const hx::accelerator_view av = acc.get_default_view();
-    for (std::size_t n : sizes()) {
+    for (std::size_t n : scan_sizes()) {
       INFO("n = " << n);
       const std::vector<int> in = hipamp_test::random_vector<int>(n, -1000, 1000);
       std::vector<int> expected(n), out(n);
@@ -102,7 +102,7 @@ TEST_CASE("scans of int32 match std::inclusive_scan and std::exclusive_scan", "[
 TEST_CASE("scans keep operand order: a non-commutative user operator and user type", "[scan]") {
   FOR_EACH_ACCELERATOR(acc) {
     const hx::accelerator_view av = acc.get_default_view();
-    for (std::size_t n : sizes()) {
+    for (std::size_t n : scan_sizes()) {
       INFO("n = " << n);
       const std::vector<affine> in = random_affines(n);
       std::vector<affine> expected(n), out(n);

@@ -223,7 +223,7 @@ class array_view {
         bound_(HIPAMP_COPY_BOUND(other.bound_)),
         data_(other.data_),
         offset_(other.offset_),
-        src_(other.src_, bound_),
+        src_(other.src_, owns_no_reference(bound_)),
         seen_epoch_(other.seen_epoch_) {
     for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
     capture_if_launching();
@@ -235,7 +235,7 @@ class array_view {
         bound_(HIPAMP_COPY_BOUND(other.bound_)),
         data_(other.data_),
         offset_(other.offset_),
-        src_(other.src_, bound_),
+        src_(other.src_, owns_no_reference(bound_)),
         seen_epoch_(other.seen_epoch_) {
     for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
     capture_if_launching();
@@ -519,8 +519,21 @@ class array_view {
     seen_epoch_ = ~src_->host_epoch();  // force one check before the first host access
   }
 
+  // Whether a copy holds no reference to the source: a bound copy, and a copy made while a
+  // launch scope is open, which binds right away (capture_if_launching) and is kept alive by
+  // the scope's own reference. Taking none then saves a retain and a release per view per
+  // launch (issue 19); if binding throws, the half-made copy has nothing to release.
+  HIPAMP_HOST_DEVICE static bool owns_no_reference(bool bound) noexcept {
+#if HIPAMP_DEVICE_COMPILE
+    return bound;
+#else
+    return bound || detail::launch_scope::current() != nullptr;
+#endif
+  }
+
   // Neither path below lets `this` escape (see launch_scope::bind): the CPU executor relies
-  // on that to hoist the host check out of its loops.
+  // on that to hoist the host check out of its loops. The copy's src_ owns no reference when
+  // this binds (owns_no_reference: the scope is open).
   HIPAMP_HOST_DEVICE void capture_if_launching() {
 #if !HIPAMP_DEVICE_COMPILE
     if (bound_) return;
@@ -528,7 +541,6 @@ class array_view {
       void* base = scope->bind(src_.get(), where(), !read_only);
       data_ = reinterpret_cast<T*>(static_cast<char*>(base)) + offset_;
       bound_ = true;
-      src_.disown();
     }
 #endif
   }

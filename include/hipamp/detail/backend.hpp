@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -44,7 +45,14 @@ class device_impl;
 // An in-order queue of work on one device (an accelerator_view; a stream on a GPU).
 class queue_impl {
  public:
+  queue_impl() noexcept : serial_(next_serial()) {}
+  queue_impl(const queue_impl&) = delete;
+  queue_impl& operator=(const queue_impl&) = delete;
   virtual ~queue_impl() = default;
+  // Unique among every queue this process ever made, unlike the queue's address, which a
+  // later queue may reuse: what a data source's kernel ticket (data_source.hpp) remembers, so
+  // a ticket can never be taken for a new queue that happens to live where an old one did.
+  std::uint64_t serial() const noexcept { return serial_; }
   virtual device_impl& device() const noexcept = 0;
   virtual queuing_mode mode() const noexcept = 0;
   // The host buffer may be reused as soon as this returns.
@@ -71,6 +79,10 @@ class queue_impl {
   // True when kernels launched here check every view and array index (CPU execution only):
   // the reference device's queues, and CPU queues made with checks on.
   virtual bool checks_bounds() const noexcept { return false; }
+
+ private:
+  static std::uint64_t next_serial() noexcept;  // lib/runtime.cpp
+  std::uint64_t serial_;
 };
 
 struct device_properties {

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -97,6 +99,8 @@ struct footprint {
   void for_each_run(F&& f) const;
 };
 
+struct replica;  // one device's copy of a source (lib/data_source.cpp)
+
 class data_source {
  public:
   // A source over memory the user owns; the host copy starts as the only valid one. Views
@@ -123,7 +127,8 @@ class data_source {
   // Makes the footprint valid on the queue's device (copying in only stale bytes unless
   // `discard`), orders the queue after earlier writers, and returns the device base address.
   // A non-null `marker` (queue_impl::begin_launch) is noted as the kernel's use right away,
-  // and complete_kernel is not called for it.
+  // and complete_kernel is not called for it. In a loop of launches over the same views this
+  // takes the kernel ticket's fast path (see kernel_ticket below).
   void* acquire_for_kernel(queue_impl& queue, const footprint& fp, bool write,
                            const event_ptr& marker = nullptr);
   // Records the launch that used the source (read, or possibly written), so later users wait
@@ -176,7 +181,74 @@ class data_source {
   bool holds_program_memory() const noexcept;
   ~data_source();
 
+  // ---- the kernel ticket: the steady state of a loop of launches, without state::mutex ----
+  //
+  // Issue 19: a GPU launch paid about 0.3 us per captured view on the H100 machine's host
+  // for the directory's lock, replica lookup, interval checks and epoch bump, even when the
+  // view's bytes were already valid on the device and nothing had changed since the last
+  // launch. The ticket is what the last slow acquire_for_kernel proved, kept for the next:
+  // "[begin, end) is valid on `queue`'s device, `queue` is ordered after every writer of it
+  // (and, when `writable`, after every reader, and no other location holds any of its
+  // bytes)". A later acquire on the same queue for a footprint inside that range needs no
+  // copy, no ordering, no invalidation and no epoch bump (the host's claim does not change);
+  // it only notes the launch's marker on the replica, as the slow path would.
+  //
+  // The fast path notes the launch's marker in the ticket itself, not in the replica, so it
+  // touches only this object (and the marker): revoking the ticket folds those notes into the
+  // replica's events, in order, before anyone reads them.
+  //
+  // Locking. The ticket is guarded by ticket_lock_, a spinlock of one exchange (the fast path
+  // holds it for a few compares and a shared_ptr store). Everything else stays under
+  // state::mutex, and is frozen while a ticket exists: every function that takes
+  // state::mutex calls revoke_ticket_locked() before it reads or changes anything, and only
+  // the slow acquire_for_kernel installs a ticket, at its end, still holding the mutex. So a
+  // thread holding the mutex after revoking owns the whole state as before (the revoke's
+  // spinlock acquisition orders it after every fast path that ran), and a fast path runs only
+  // while nothing else can change what the ticket certifies. Tickets are installed and
+  // revoked holding both locks; ticket_queue_ is atomic so the fast path can test for a
+  // ticket without the spinlock (the CPU devices never get one and so never take it).
+  class ticket_lock {
+   public:
+    void lock() noexcept {
+      while (held_.exchange(true, std::memory_order_acquire)) {
+        while (held_.load(std::memory_order_relaxed)) std::this_thread::yield();
+      }
+    }
+    void unlock() noexcept { held_.store(false, std::memory_order_release); }
+
+   private:
+    std::atomic<bool> held_{false};
+  };
+  struct kernel_ticket {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    bool writable = false;
+    void* base = nullptr;       // the replica's base address
+    replica* target = nullptr;  // the queue's device's replica (stable while the ticket lives)
+    std::uint64_t queue = 0;    // its serial, for the notes (the replica names queues so)
+    // Uses noted since the ticket was installed: the last write, and the last read after it.
+    event_ptr write;
+    event_ptr read;
+  };
+  // Notes a use in the ticket; the events it replaces go to `retired`, destroyed by the
+  // caller after unlocking (a marker's destructor runs runtime code).
+  static void note_in_ticket(kernel_ticket& t, bool write, const event_ptr& done,
+                             event_ptr (&retired)[2]) noexcept;
+  // The fast path: the device base address, or null when the ticket does not cover the use.
+  void* acquire_with_ticket(queue_impl& queue, std::size_t begin, std::size_t end, bool write,
+                            const event_ptr& marker);
+  // Under state::mutex: drops the ticket and folds its notes into the replica (see above).
+  // One load when there is none.
+  void revoke_ticket_locked();
+  // Under state::mutex, at the end of a slow acquire_for_kernel: certifies what it can.
+  void install_ticket_locked(queue_impl& queue, replica& target, const footprint& fp, bool write);
+
   std::atomic<int> refs_{1};
+  // The ticket's queue, by serial (queue_impl::serial: an address could be a new queue's);
+  // 0: no ticket.
+  std::atomic<std::uint64_t> ticket_queue_{0};
+  ticket_lock ticket_lock_;
+  kernel_ticket ticket_;
   std::atomic<unsigned> host_epoch_{0};
   std::size_t bytes_;
   void* host_;

@@ -13,6 +13,11 @@
 
 namespace hipamp::detail {
 
+class launch_scope;
+// The scope open on this thread (launch_scope::current). Inline rather than behind a call into
+// libhipamp: every array_view copy reads it, twice (array_view::owns_no_reference).
+inline thread_local launch_scope* open_launch_scope = nullptr;
+
 class launch_scope {
  public:
   // What completing the launch needs of each captured view: its source, and whether the
@@ -28,7 +33,7 @@ class launch_scope {
   ~launch_scope();
 
   // The scope open on this thread, if any.
-  static launch_scope* current() noexcept;
+  static launch_scope* current() noexcept { return open_launch_scope; }
 
   // Makes the view's data valid on the target now and returns the source's base address
   // there. Takes no pointer to the view: a kernel copy whose address never escapes lets the

@@ -1,0 +1,221 @@
+// The host-side bookkeeping of a launch that captures views, without a GPU (issue 19: a GPU
+// launch with 1 and 4 views must cost <= 1.2x a raw <<<>>> launch, and what is left over is
+// host code). Three cases, each "one launch" per benchmark iteration:
+//
+//   marker_queue/V:  exactly what bind_and_run does around a GPU kernel (launch_scope, the
+//                    captured lambda's copy binding V views, close, complete), on a stand-in
+//                    queue whose launch markers cost what gpu_queue's do (one allocation, the
+//                    marker mutex, a weak pointer to the pending marker) and whose device has
+//                    separate memory. No kernel runs: the time is the runtime's alone.
+//   event_queue/V:   the same with a queue that records an event per launch (no markers):
+//                    the CPU devices' protocol (complete_kernel per view).
+//   emulated_pfe/V:  a real parallel_for_each of one element on the emulated discrete device
+//                    (its CPU executor included), V views.
+//
+// V = 0 is the floor (the scope and, for markers, nothing: no view asks for one). Views are
+// device-resident after the warm-up and nothing touches them on the host: the steady state of
+// a loop of launches. Run with --benchmark_repetitions and compare medians of two builds.
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include <hipamp/hipamp.hpp>
+
+namespace hx = hipamp;
+namespace hd = hipamp::detail;
+
+namespace {
+
+// ---- a device and queue that behave like the GPU room's, minus the GPU ----------------------
+
+class fake_queue;
+
+class fake_device final : public hd::device_impl {
+ public:
+  fake_device() { props_.description = L"bookkeeping stand-in (separate memory)"; }
+  hd::device_kind kind() const noexcept override { return hd::device_kind::gpu; }
+  const hd::device_properties& properties() const noexcept override { return props_; }
+  void* allocate(std::size_t bytes) override { return ::operator new(bytes == 0 ? 1 : bytes); }
+  void deallocate(void* ptr) noexcept override { ::operator delete(ptr); }
+  std::shared_ptr<hd::queue_impl> create_queue(hx::queuing_mode) override;
+  std::shared_ptr<hd::queue_impl> default_queue() override { return create_queue({}); }
+
+ private:
+  hd::device_properties props_;
+};
+
+struct fake_pool {};  // stands for gpu_device's event pool, which a marker keeps alive
+
+// Like gpu_queue's launch_marker: owns its queue and the pool; never recorded here (nobody
+// waits for it in the steady state).
+class fake_marker final : public hd::event_impl {
+ public:
+  fake_marker(std::shared_ptr<fake_queue> queue, std::shared_ptr<fake_pool> pool)
+      : queue_(std::move(queue)), pool_(std::move(pool)) {}
+  bool is_ready() const override { return true; }
+  void wait() const override {}
+  const fake_queue* queue() const noexcept { return queue_.get(); }
+
+ private:
+  std::shared_ptr<fake_queue> queue_;
+  std::shared_ptr<fake_pool> pool_;
+};
+
+class fake_queue final : public hd::queue_impl, public std::enable_shared_from_this<fake_queue> {
+ public:
+  fake_queue(fake_device& device, bool markers) : device_(device), markers_(markers) {}
+  hd::device_impl& device() const noexcept override { return device_; }
+  hx::queuing_mode mode() const noexcept override { return hx::queuing_mode_automatic; }
+  void copy_host_to_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_device_to_host(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_device_to_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void wait_for(const hd::event_ptr& event) override {
+    if (event) event->wait();
+  }
+  hd::event_ptr record() override {
+    settle();
+    return hd::ready_event();
+  }
+  hd::event_ptr begin_launch() override {
+    if (!markers_) return nullptr;
+    return std::make_shared<fake_marker>(shared_from_this(), pool_);
+  }
+  // gpu_queue::end_launch: under the marker mutex, settle the previous marker and remember
+  // this one as pending.
+  void end_launch(const hd::event_ptr& marker) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    settle_locked();
+    pending_ = std::static_pointer_cast<const fake_marker>(marker);
+  }
+  void flush() override {}
+  void wait() override {}
+  void* native_handle() const noexcept override { return nullptr; }
+  // gpu_queue::settle_pending, which prepare_launch calls before every kernel launch.
+  void settle() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    settle_locked();
+  }
+
+ private:
+  void settle_locked() {
+    if (pending_.expired()) return;
+    if (auto marker = pending_.lock()) benchmark::DoNotOptimize(marker.get());
+    pending_.reset();
+  }
+  fake_device& device_;
+  bool markers_;
+  std::shared_ptr<fake_pool> pool_ = std::make_shared<fake_pool>();
+  std::mutex mutex_;
+  std::weak_ptr<const fake_marker> pending_;
+};
+
+// The coherence directory's read-back queue (synchronize) is one of these, without markers.
+std::shared_ptr<hd::queue_impl> fake_device::create_queue(hx::queuing_mode) {
+  return std::make_shared<fake_queue>(*this, false);
+}
+
+// bind_and_run's steps (detail/launch.hpp), with a queue_impl of our own: open the scope, copy
+// the kernel object (which binds its views), close, "launch" (settle, as prepare_launch does),
+// complete with a null event.
+template <class Kernel>
+void bookkeeping_launch(fake_queue& queue, const Kernel& kernel) {
+  hd::launch_scope scope(queue);
+  const std::tuple<const Kernel> bound(kernel);
+  scope.close();
+  queue.settle();
+  benchmark::DoNotOptimize(&bound);
+  scope.complete(nullptr);
+}
+
+constexpr int elements = 256;
+
+void run_stand_in(benchmark::State& state, bool markers) {
+  const int views = static_cast<int>(state.range(0));
+  // One device for the process: the directory keeps a read-back queue per device address.
+  static fake_device device;
+  const auto queue = std::make_shared<fake_queue>(device, markers);
+  std::vector<float> a(elements, 1.0f), b(elements, 2.0f), c(elements, 3.0f), d(elements, 4.0f);
+  hx::array_view<float, 1> va(elements, a), vb(elements, b), vc(elements, c), vd(elements, d);
+  // The kernel objects a parallel_for_each would copy: lambdas capturing the views by value.
+  auto one = [=](hx::index<1> i) { va[i] = 1.0f; };
+  auto four = [=](hx::index<1> i) {
+    va[i] = 1.0f;
+    vb[i] = 2.0f;
+    vc[i] = 3.0f;
+    vd[i] = 4.0f;
+  };
+  auto none = [](hx::index<1>) {};
+  auto launch = [&] {
+    if (views == 1) {
+      bookkeeping_launch(*queue, one);
+    } else if (views == 4) {
+      bookkeeping_launch(*queue, four);
+    } else {
+      bookkeeping_launch(*queue, none);
+    }
+  };
+  for (int w = 0; w < 100; ++w) launch();  // copies in once; then the steady state
+  for (auto _ : state) launch();
+  // The views' destructors read the data back into a, b, c, d while `queue` still exists.
+  va.synchronize();
+  vb.synchronize();
+  vc.synchronize();
+  vd.synchronize();
+}
+
+void BM_marker_queue(benchmark::State& state) { run_stand_in(state, true); }
+void BM_event_queue(benchmark::State& state) { run_stand_in(state, false); }
+
+// A real launch of one element on the emulated discrete device (HIPAMP_EMULATE_DISCRETE_DEVICE
+// is set in main before the runtime enumerates devices).
+void BM_emulated_pfe(benchmark::State& state) {
+  const int views = static_cast<int>(state.range(0));
+  hx::accelerator_view av = hx::accelerator(L"cpu-discrete").get_default_view();
+  hx::array<float, 1> a(elements, av), b(elements, av), c(elements, av), d(elements, av);
+  hx::array_view<float, 1> va(a), vb(b), vc(c), vd(d);
+  const hx::extent<1> one_element(1);
+  auto launch = [&] {
+    if (views == 1) {
+      hx::parallel_for_each(av, one_element, [=](hx::index<1> i) { va[i] = 1.0f; });
+    } else if (views == 4) {
+      hx::parallel_for_each(av, one_element, [=](hx::index<1> i) {
+        va[i] = 1.0f;
+        vb[i] = 2.0f;
+        vc[i] = 3.0f;
+        vd[i] = 4.0f;
+      });
+    } else {
+      hx::parallel_for_each(av, one_element, [=](hx::index<1>) {});
+    }
+  };
+  for (int w = 0; w < 100; ++w) launch();
+  for (auto _ : state) launch();
+  av.wait();
+}
+
+}  // namespace
+
+BENCHMARK(BM_marker_queue)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_event_queue)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_emulated_pfe)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
+
+int main(int argc, char** argv) {
+  // Before anything asks the runtime for its devices.
+  setenv("HIPAMP_EMULATE_DISCRETE_DEVICE", "1", 0);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

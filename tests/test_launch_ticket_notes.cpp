@@ -1,0 +1,194 @@
+// hipamp-test: host-only
+// The launch fast path's notes (data_source's kernel ticket, issue 19), on a queue with launch
+// markers as a GPU queue has: a launch that takes the fast path notes its marker in the ticket,
+// not in the replica, and whoever takes the directory's lock next must find it there. Without a
+// GPU, a stand-in device with separate memory and markers whose readiness the test sets shows
+// which launch host access and other queues wait for.
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "support.hpp"
+
+namespace hx = hipamp;
+namespace hd = hipamp::detail;
+
+namespace {
+
+class stand_in_device final : public hd::device_impl {
+ public:
+  hd::device_kind kind() const noexcept override { return hd::device_kind::gpu; }
+  const hd::device_properties& properties() const noexcept override { return props_; }
+  void* allocate(std::size_t bytes) override { return ::operator new(bytes == 0 ? 1 : bytes); }
+  void deallocate(void* ptr) noexcept override { ::operator delete(ptr); }
+  std::shared_ptr<hd::queue_impl> create_queue(hx::queuing_mode) override;
+  std::shared_ptr<hd::queue_impl> default_queue() override { return create_queue({}); }
+
+ private:
+  hd::device_properties props_;
+};
+
+// A launch's marker whose completion the test decides.
+class test_marker final : public hd::event_impl {
+ public:
+  bool is_ready() const override { return ready.load(); }
+  void wait() const override { REQUIRE(ready.load()); }  // a wait that would block forever
+  std::atomic<bool> ready{false};
+};
+
+class stand_in_queue final : public hd::queue_impl {
+ public:
+  explicit stand_in_queue(stand_in_device& device, bool markers = true)
+      : device_(device), markers_(markers) {}
+  hd::device_impl& device() const noexcept override { return device_; }
+  hx::queuing_mode mode() const noexcept override { return hx::queuing_mode_automatic; }
+  void copy_host_to_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_device_to_host(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_device_to_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  // Records what this queue was ordered after (a stream would wait on the device).
+  void wait_for(const hd::event_ptr& event) override {
+    if (event) waited.push_back(event);
+  }
+  hd::event_ptr record() override { return hd::ready_event(); }
+  hd::event_ptr begin_launch() override {
+    if (!markers_) return nullptr;
+    last_marker = std::make_shared<test_marker>();
+    return last_marker;
+  }
+  void flush() override {}
+  void wait() override {}
+  void* native_handle() const noexcept override { return nullptr; }
+
+  std::shared_ptr<test_marker> last_marker;
+  std::vector<hd::event_ptr> waited;
+
+ private:
+  stand_in_device& device_;
+  bool markers_;
+};
+
+std::shared_ptr<hd::queue_impl> stand_in_device::create_queue(hx::queuing_mode) {
+  return std::make_shared<stand_in_queue>(*this, false);  // the directory's read-back queue
+}
+
+stand_in_device& device() {
+  static stand_in_device d;  // one for the process: the directory keeps a queue per device
+  return d;
+}
+
+// What bind_and_run does around a kernel: bind copies of the views, complete.
+template <class... Views>
+void launch(stand_in_queue& queue, const Views&... views) {
+  hd::launch_scope scope(queue);
+  const std::tuple<const Views...> bound(views...);
+  scope.close();
+  scope.complete(nullptr);
+}
+
+bool waited_for(const stand_in_queue& queue, const hd::event_ptr& event) {
+  for (const hd::event_ptr& e : queue.waited) {
+    if (e == event) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("launches on the fast path leave their markers where host access finds them",
+          "[coherence][launch_ticket]") {
+  std::vector<int> data(1000, 1);
+  stand_in_queue queue(device());
+  {
+    hx::array_view<int, 1> v(1000, data);
+    const hd::footprint all = v.where();
+    std::vector<std::shared_ptr<test_marker>> markers;
+    for (int k = 0; k < 4; ++k) {  // the first binds on the slow path, the rest on the ticket
+      launch(queue, v);
+      markers.push_back(queue.last_marker);
+    }
+    // Only the last launch's marker is pending: host access must wait for exactly it.
+    for (std::size_t k = 0; k + 1 < markers.size(); ++k) markers[k]->ready = true;
+    const auto* source = v.source();
+    auto* writable = const_cast<hd::data_source*>(source);
+    CHECK_FALSE(writable->pending_writes(all)->is_ready());
+    markers.back()->ready = true;
+    CHECK(writable->pending_writes(all)->is_ready());
+
+    // A read-only launch after the writes (fast path, a read note), then a write on another
+    // queue: that queue must be ordered after the read's marker and the last write's.
+    hx::array_view<const int, 1> reader(v);
+    launch(queue, reader);
+    const hd::event_ptr read_marker = queue.last_marker;
+    launch(queue, reader);  // the ticket is still in use: a second read note replaces the first
+    const hd::event_ptr second_read = queue.last_marker;
+    stand_in_queue other(device());
+    launch(other, v);
+    CHECK(waited_for(other, second_read));
+    CHECK(waited_for(other, markers.back()));
+    CHECK_FALSE(waited_for(other, read_marker));  // replaced, on the same in-order queue
+    other.last_marker->ready = true;
+    static_cast<test_marker&>(const_cast<hd::event_impl&>(*second_read)).ready = true;
+    static_cast<test_marker&>(const_cast<hd::event_impl&>(*read_marker)).ready = true;
+    v.synchronize();
+  }
+  CHECK(data == std::vector<int>(1000, 1));
+}
+
+TEST_CASE("the fast path never serves a queue that lives where an old one did",
+          "[coherence][launch_ticket]") {
+  std::vector<int> data(64, 2);
+  hx::array_view<int, 1> v(64, data);
+  auto first = std::make_unique<stand_in_queue>(device());
+  launch(*first, v);
+  launch(*first, v);
+  first->last_marker->ready = true;
+  const std::uint64_t old_serial = first->serial();
+  first.reset();
+  // Whatever address the next queue gets, its serial is new, so it takes the slow path, which
+  // orders it after the old queue's last write.
+  auto second = std::make_unique<stand_in_queue>(device());
+  CHECK(second->serial() != old_serial);
+  launch(*second, v);
+  CHECK(second->waited.size() == 1);
+  second->last_marker->ready = true;
+  v.synchronize();
+}
+
+// For ThreadSanitizer (the cpu-debug-tsan preset): two threads launch over one source on two
+// queues, so the ticket passes between them, each taking it with the slow path and using it
+// with the fast path, while a third thread reads the data on the host (which revokes it).
+TEST_CASE("threads launching over one source on two queues share its ticket safely",
+          "[coherence][launch_ticket][threads]") {
+  std::vector<int> data(4096, 3);
+  hx::array_view<int, 1> v(4096, data);
+  const hx::array_view<const int, 1> reader(v);
+  const hx::array_view<const int, 1> half = reader.section(0, 2048);
+  hx::array_view<const int, 1> host_view(v);  // a view object of its own: host access writes it
+  std::atomic<bool> failed{false};
+  auto launcher = [&] {
+    stand_in_queue queue(device(), false);  // events, not markers: complete_kernel's notes
+    for (int k = 0; k < 2000; ++k) launch(queue, k % 2 == 0 ? reader : half);
+  };
+  std::thread a(launcher);
+  std::thread b(launcher);
+  std::thread host([&] {
+    for (int k = 0; k < 200; ++k) {
+      if (host_view[k] != 3) failed = true;
+      host_view.synchronize();
+    }
+  });
+  a.join();
+  b.join();
+  host.join();
+  CHECK_FALSE(failed.load());
+  CHECK(data == std::vector<int>(4096, 3));
+}
