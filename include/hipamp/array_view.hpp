@@ -264,9 +264,6 @@ class array_view {
 
   // ---- element access (host access synchronises first) -----------------------------------
 
-  // Always inlined, with element() and kernel_element(): the checked branch, which the CPU
-  // executor's unchecked loop folds away, makes them look too big to GCC's inliner before that
-  // happens, and a 2-D stencil then called an accessor per element.
   HIPAMP_HOST_DEVICE T& operator[](const index<N>& idx) const { return element(idx); }
   HIPAMP_HOST_DEVICE T& operator()(const index<N>& idx) const { return element(idx); }
   HIPAMP_HOST_DEVICE T& get_ref(const index<N>& idx) const { return element(idx); }
@@ -558,16 +555,19 @@ class array_view {
   HIPAMP_HOST_DEVICE T& kernel_element(const index<N>& idx, const char* container) const {
 #if !HIPAMP_DEVICE_COMPILE
     if (HIPAMP_UNLIKELY(detail::checking_bounds)) {
-      // The checked loop (the reference device, HIPAMP_CHECK_BOUNDS=1, or a launch from a unit
-      // compiled with HIPAMP_ROBUST_ACCESS). The inline part stays small, so element() still
-      // inlines into kernels, and calls nothing that returns and may write memory: GCC would
-      // then reload checking_bounds per element in the unchecked loop too (measured: up to 2.3x
-      // a plain kernel's instructions). checked_offset only reads (`pure`), out_of_range never
-      // returns, and the sink is a store to a thread_local of its own.
+      // The checked loop: the reference device, HIPAMP_CHECK_BOUNDS=1, or a launch from a unit
+      // compiled with HIPAMP_ROBUST_ACCESS. The inline part stays small, so element() still
+      // inlines into kernels (with the index test inline too, GCC stopped inlining it into a
+      // 2-D stencil: 10x the instructions), and calls nothing that returns and may write
+      // memory, or GCC would reload checking_bounds in unchecked loops (once 2.3x a plain
+      // kernel's instructions): checked_offset only reads (`pure`), out_of_range never
+      // returns, and the sink is an inline store to a thread_local of its own. The index goes
+      // by value, in registers: by reference, GCC stored every work-item's index to the stack
+      // wherever this branch was not folded away (after a barrier's fiber switch).
       const std::ptrdiff_t at = checked_offset(idx);
       if (HIPAMP_UNLIKELY(at < 0)) {
-        if (detail::robust_access) return detail::robust_sink<nonconst_type>();
-        out_of_range(idx, container);
+        if (at == outside_checked) out_of_range(idx, container);
+        return detail::robust_sink<nonconst_type>();
       }
       return data_[at];
     }
@@ -584,22 +584,27 @@ class array_view {
     return data_[linear(idx)];
 #endif
   }
-  // idx's offset from [0,...,0] when a checked access may reach it, else -1. Every dimension
-  // must be inside (the reference device's rule), except under robust access, which asks what
-  // Direct3D asked of a buffer: is the element's offset inside the memory? Row r, column -1 is
-  // the last element of row r-1 there, as on Direct3D. Reads only (see kernel_element).
-  HIPAMP_NOINLINE HIPAMP_PURE_FUNCTION std::ptrdiff_t checked_offset(
-      const index<N>& idx) const noexcept {
+  // idx's offset from [0,...,0] when a checked access may reach it; else outside_checked
+  // (throw, naming the access) or, under robust access, outside_robust (the sink). Every
+  // dimension must be inside (the reference device's rule), except under robust access, which
+  // asks what Direct3D asked of a buffer: is the element's offset inside the memory? Row r,
+  // column -1 is the last element of row r-1 there, as on Direct3D. Reads only (see
+  // kernel_element).
+  static constexpr std::ptrdiff_t outside_robust = -1;
+  static constexpr std::ptrdiff_t outside_checked = -2;
+  HIPAMP_NOINLINE HIPAMP_PURE_FUNCTION std::ptrdiff_t checked_offset(index<N> idx) const noexcept {
     if (detail::robust_access) {
       const std::ptrdiff_t at = linear(idx);
-      return static_cast<std::size_t>(at) < span() ? at : -1;
+      return static_cast<std::size_t>(at) < span() ? at : outside_robust;
     }
     for (int d = 0; d < N; ++d) {
-      if (static_cast<unsigned>(idx[d]) >= static_cast<unsigned>(extent[d])) return -1;
+      if (static_cast<unsigned>(idx[d]) >= static_cast<unsigned>(extent[d])) {
+        return outside_checked;
+      }
     }
     return linear(idx);
   }
-  [[noreturn]] HIPAMP_NOINLINE void out_of_range(const index<N>& idx, const char* container) const {
+  [[noreturn]] HIPAMP_NOINLINE void out_of_range(index<N> idx, const char* container) const {
     int at[N];
     int shape[N];
     for (int d = 0; d < N; ++d) {

@@ -130,6 +130,18 @@ class cpu_kernel_mode {
   bool previous_checking_;
   bool previous_robust_;
 };
+
+// Stores the kernel mode again, as constants, right before an executor's loop that follows an
+// opaque call (the tile scheduler's first work-item, a fiber switch). cpu_kernel_mode set these
+// flags already, but the optimizer must assume the call changed them: it can reach this unit's
+// executors, which set them. Unknown, running_cpu_kernel keeps each view's host check and its
+// out-of-line call in the loop, after which checking_bounds must be reloaded and the checked
+// branch kept too, per element. Known, both fold and the loop is the loop without checks.
+template <bool Checked>
+HIPAMP_ALWAYS_INLINE inline void restate_kernel_mode() noexcept {
+  running_cpu_kernel = true;
+  checking_bounds = Checked;
+}
 }  // namespace
 
 class bound_copy_guard {

@@ -44,11 +44,11 @@ struct tiled_launch {
     return local;
   }
 
-  // Stores the bounds flag (launch_scope.hpp) as a constant first, so that without checks the
+  // Stores the kernel mode (launch_scope.hpp) as constants first, so that without checks the
   // work-item's code up to its first barrier folds every check away.
   template <bool Checked>
   static void run_item(const void* context, int local_linear) {
-    hipamp::detail::checking_bounds = Checked;
+    hipamp::detail::restate_kernel_mode<Checked>();
     const auto& frame = *static_cast<const tile_frame*>(context);
     const index<rank> local = local_of(local_linear);
     (*frame.kernel)(
@@ -61,7 +61,7 @@ struct tiled_launch {
   template <bool Checked>
   HIPAMP_ALWAYS_INLINE static void run_rest_directly(const Kernel& kernel,
                                                      const tile_frame& frame) {
-    hipamp::detail::checking_bounds = Checked;  // a constant again after the opaque call
+    hipamp::detail::restate_kernel_mode<Checked>();  // constants again after the opaque call
     constexpr int inner = shape::dims[rank - 1];
     constexpr int outer = shape::size / inner;
     for (int o = 0; o < outer; ++o) {
