@@ -90,3 +90,25 @@ function(_hipamp_mark_kernel_sources lang target)
     set_target_properties(${target} PROPERTIES ${lang}_ARCHITECTURES "${CMAKE_${lang}_ARCHITECTURES}")
   endif()
 endfunction()
+
+# hipamp_cxxamp_port(<target>): build a target ported from C++ AMP (tools/amp2hipamp.py) with the
+# semantics its code was tested under, which native hipamp code does not pay for:
+#  - floating point as MSVC's default /fp:precise compiled it: no contraction of a * b + c into
+#    one fused multiply-add, in kernels (nvcc --fmad=false, ROCm clang -ffp-contract=off) and on
+#    the host (-ffp-contract=off: g++ contracts under -std=gnu++17 on an FMA-capable -march, and
+#    a port's CPU reference must round as its kernels do). Programs compare kernel results with
+#    a serial CPU loop using ==; an FMA rounds once where the CPU rounds twice;
+#  - HIPAMP_ROBUST_ACCESS=1 (config.hpp): Direct3D's out-of-range rules in kernels, for sources
+#    not run through the tool (which defines it in each file it ports).
+# Call it after hipamp_as_kernel_sources. docs/porting.md, "Build" and "Floating point".
+function(hipamp_cxxamp_port target)
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "hipamp_cxxamp_port: '${target}' is not a target")
+  endif()
+  target_compile_definitions(${target} PRIVATE HIPAMP_ROBUST_ACCESS=1)
+  set(gnu_like "$<OR:$<CXX_COMPILER_ID:GNU>,$<CXX_COMPILER_ID:Clang>,$<CXX_COMPILER_ID:AppleClang>>")
+  target_compile_options(${target} PRIVATE
+    "$<$<AND:$<COMPILE_LANGUAGE:CXX>,${gnu_like}>:-ffp-contract=off>"
+    "$<$<COMPILE_LANGUAGE:CUDA>:--fmad=false;-Xcompiler=-ffp-contract=off>"
+    "$<$<COMPILE_LANGUAGE:HIP>:-ffp-contract=off>")
+endfunction()

@@ -42,6 +42,10 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
+  robust     every file whose port includes a hipamp header: #define HIPAMP_ROBUST_ACCESS 1
+             (under #ifndef) before its first #include, so its kernels keep Direct3D's rules
+             for out-of-range accesses (reads give 0, writes are dropped), which C++ AMP
+             programs relied on; --no-robust-access leaves it out
   capture    parallel_for_each(..., [&] / [=, &a] / [&a] ... restrict(amp) ...); ->
              { auto& hipamp_ref_a = a; auto a = hipamp::kernel_handle(hipamp_ref_a);
                parallel_for_each(..., [=] ...); }  for every captured name declared as a C++ AMP
@@ -71,6 +75,10 @@ import sys
 
 AMP_HEADERS = ("amp.h", "amp_math.h", "amp_graphics.h", "amp_short_vectors.h")
 HIPAMP_INCLUDE = "#include <hipamp/amp.h>"
+# Ahead of a port's first #include (the robust rule): Direct3D's out-of-range rules.
+ROBUST_DEFINE = ("#ifndef HIPAMP_ROBUST_ACCESS  // amp2hipamp: Direct3D's rules for out-of-range\n"
+                 "#define HIPAMP_ROBUST_ACCESS 1  // accesses in kernels: reads give 0, writes are dropped\n"
+                 "#endif\n")
 RESTRICT_MACRO = "HIPAMP_RESTRICT"
 # MSVC's <amp.h> names for restriction clauses, and what each stands for.
 AMP_RESTRICT_MACROS = {"__GPU_ONLY": ["amp"], "__GPU": ["amp", "cpu"], "__CPU_ONLY": ["cpu"]}
@@ -330,9 +338,10 @@ def blank_comments_and_literals(text):
 
 
 class Port:
-    def __init__(self, path, text, only_amp=True):
+    def __init__(self, path, text, only_amp=True, robust_access=True):
         self.path = path
         self.only_amp = only_amp
+        self.robust_access = robust_access
         self.src = Source(text)
         self.edits = []     # (start, end, replacement, rule, message)
         self.warnings = []  # (offset, rule, message)
@@ -389,6 +398,7 @@ class Port:
         self.port_windows_includes()
         self.port_main()
         if self.only_amp and not self.looks_like_amp():
+            self.port_robust_access()
             return self
         self.port_includes()
         kernels = self.port_restrict()
@@ -406,7 +416,42 @@ class Port:
         self.port_unqualified_names()  # never inside another rule's rewrite
         self.port_declaration_order()  # last: moves whole declarations
         self.check_unsupported()
+        self.port_robust_access()  # after every rule that writes a hipamp include
         return self
+
+    # ---- robust ------------------------------------------------------------------------
+    def port_robust_access(self):
+        """C++ AMP ran on Direct3D, whose robust buffer access made a kernel's out-of-range
+        read give 0 and dropped its out-of-range write; programs relied on it unknowingly (a
+        scan writing past its tile sums, a histogram merge reading past its partial results)
+        and fault on a device that does not. hipamp gives a unit those rules when it defines
+        HIPAMP_ROBUST_ACCESS before its first hipamp header (config.hpp), so every file whose
+        port includes a hipamp header gets the definition ahead of its first #include: a
+        header it includes first (stdafx.h, a Timer.h pointed at <hipamp/compat/windows.h>)
+        may already bring hipamp in. Guarded by #ifndef, so -DHIPAMP_ROBUST_ACCESS=0 on the
+        command line turns it off."""
+        if not self.robust_access or re.search(r"\bHIPAMP_ROBUST_ACCESS\b", self.src.text):
+            return
+        mask = self.src.mask
+        hipamp_at = [e[0] for e in self.edits if e[2] and "<hipamp/" in e[2]]
+        hipamp_at += [m.start() for m in re.finditer(r"^[ \t]*#[ \t]*include[ \t]*<hipamp/", mask, re.M)]
+        if not hipamp_at:
+            return
+        first = min(hipamp_at)
+        m = re.search(r"^[ \t]*#[ \t]*include\b", mask, re.M)
+        at = m.start() if m and m.start() <= first else self.src.line_starts[self.src.line_of(first)]
+        message = ("#define HIPAMP_ROBUST_ACCESS 1 before the first #include: Direct3D's rules "
+                   "for out-of-range accesses (reads give 0, writes are dropped)")
+        # An edit that starts there (an include inserted at the top, a rewritten include line)
+        # takes the definition in front of its own text, so the two cannot swap places.
+        starting = [k for k, e in enumerate(self.edits) if e[0] == at]
+        if starting:
+            k = min(starting, key=lambda k: (self.edits[k][1], k))
+            start, end, replacement, rule, what = self.edits[k]
+            self.edits[k] = (start, end, ROBUST_DEFINE + replacement, rule, what)
+            self.edits.insert(k, (at, at, "", "robust", message))
+        else:
+            self.edit(at, at, ROBUST_DEFINE, "robust", message)
 
     # ---- include ----------------------------------------------------------------------
     def port_includes(self):
@@ -1952,10 +1997,10 @@ def squash(s):
     return re.sub(r"\s+", " ", s.strip())
 
 
-def port_text(path, text, only_amp=True):
+def port_text(path, text, only_amp=True, robust_access=True):
     """Returns (ported text, report lines). only_amp=False ports even text without a sign of
-    C++ AMP (a snippet)."""
-    port = Port(path, text, only_amp).run()
+    C++ AMP (a snippet); robust_access=False leaves out the robust rule's definition."""
+    port = Port(path, text, only_amp, robust_access).run()
     return port.result(), port.report()
 
 
@@ -1967,6 +2012,9 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if a file would change")
     parser.add_argument("-q", "--quiet", action="store_true", help="print warnings only")
+    parser.add_argument("--no-robust-access", action="store_true",
+                        help="do not define HIPAMP_ROBUST_ACCESS (Direct3D's out-of-range rules) "
+                             "in the ported files: kernels keep unchecked accesses")
     args = parser.parse_args(argv)
     if args.output and len(args.sources) != 1:
         parser.error("-o takes exactly one SOURCE")
@@ -1981,7 +2029,7 @@ def main(argv=None):
     for path in args.sources:
         with open(path, "rb") as f:
             text, encoding = decode(f.read())
-        ported, report = port_text(path, text)
+        ported, report = port_text(path, text, robust_access=not args.no_robust_access)
         changed_lines = count_changed_lines(text, ported)
         warnings = sum(1 for line in report if ": warning [" in line)
         for line in report:

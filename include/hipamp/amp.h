@@ -23,6 +23,14 @@
 
 #include <hipamp/hipamp.hpp>
 #include <hipamp/short_vector.hpp>
+
+// A port defines HIPAMP_ROBUST_ACCESS before this header (tools/amp2hipamp.py does). Defined
+// after another hipamp header was already included, it would reach only some of this unit's
+// code, so a kernel's out-of-range access would fault in one place and read zero in another.
+#if (defined(HIPAMP_ROBUST_ACCESS) && HIPAMP_ROBUST_ACCESS) != HIPAMP_ROBUST_ACCESS_ON
+#error \
+    "hipamp: HIPAMP_ROBUST_ACCESS changed after the first hipamp header of this unit; define it before every hipamp include (or on the command line)"
+#endif
 #if __has_include(<hipamp/math.hpp>)
 #include <hipamp/math.hpp>  // hipamp::fast_math and hipamp::precise_math
 #endif

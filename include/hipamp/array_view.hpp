@@ -557,8 +557,82 @@ class array_view {
   // check even in kernel mode.
   T& checked_element(const index<N>& idx) const {
     if (!bound_) host_check_unbound();
-    check_bounds(idx, "array");
+    return kernel_element(idx, "array");
+  }
+  // The element at idx, as a kernel reaches it. Host pass: unchecked unless the executor runs
+  // its checked loop (checking_bounds, launch_scope.hpp), which folds away otherwise. Device
+  // pass: unchecked, except in units compiled with HIPAMP_ROBUST_ACCESS (config.hpp), where an
+  // offset outside the view's memory gets the thread's zeroed sink: Direct3D's robust buffer
+  // access, one multiply-add per dimension and a compare, and nothing without the macro.
+  HIPAMP_HOST_DEVICE T& kernel_element(const index<N>& idx, const char* container) const {
+#if !HIPAMP_DEVICE_COMPILE
+    if (HIPAMP_UNLIKELY(detail::checking_bounds)) {
+      // The checked loop: the reference device, HIPAMP_CHECK_BOUNDS=1, or a launch from a unit
+      // compiled with HIPAMP_ROBUST_ACCESS. The inline part stays small, so element() still
+      // inlines into kernels (with the index test inline too, GCC stopped inlining it into a
+      // 2-D stencil: 10x the instructions), and calls nothing that returns and may write
+      // memory, or GCC would reload checking_bounds in unchecked loops (once 2.3x a plain
+      // kernel's instructions): checked_offset only reads (`pure`), out_of_range never
+      // returns, and the sink is an inline store to a thread_local of its own. The index goes
+      // by value, in registers: by reference, GCC stored every work-item's index to the stack
+      // wherever this branch was not folded away (after a barrier's fiber switch).
+      const std::ptrdiff_t at = checked_offset(idx);
+      if (HIPAMP_UNLIKELY(at < 0)) {
+        if (at == outside_checked) out_of_range(idx, container);
+        return detail::robust_sink<nonconst_type>();
+      }
+      return data_[at];
+    }
     return data_[linear(idx)];
+#elif HIPAMP_ROBUST_ACCESS_ON
+    (void)container;
+    const std::ptrdiff_t at = linear(idx);
+    if (HIPAMP_UNLIKELY(static_cast<std::size_t>(at) >= span())) {
+      return detail::robust_sink<nonconst_type>();
+    }
+    return data_[at];
+#else
+    (void)container;
+    return data_[linear(idx)];
+#endif
+  }
+  // idx's offset from [0,...,0] when a checked access may reach it; else outside_checked
+  // (throw, naming the access) or, under robust access, outside_robust (the sink). Every
+  // dimension must be inside (the reference device's rule), except under robust access, which
+  // asks what Direct3D asked of a buffer: is the element's offset inside the memory? Row r,
+  // column -1 is the last element of row r-1 there, as on Direct3D. Reads only (see
+  // kernel_element).
+  static constexpr std::ptrdiff_t outside_robust = -1;
+  static constexpr std::ptrdiff_t outside_checked = -2;
+  HIPAMP_NOINLINE HIPAMP_PURE_FUNCTION std::ptrdiff_t checked_offset(index<N> idx) const noexcept {
+    if (detail::robust_access) {
+      const std::ptrdiff_t at = linear(idx);
+      return static_cast<std::size_t>(at) < span() ? at : outside_robust;
+    }
+    for (int d = 0; d < N; ++d) {
+      if (static_cast<unsigned>(idx[d]) >= static_cast<unsigned>(extent[d])) {
+        return outside_checked;
+      }
+    }
+    return linear(idx);
+  }
+  [[noreturn]] HIPAMP_NOINLINE void out_of_range(index<N> idx, const char* container) const {
+    int at[N];
+    int shape[N];
+    for (int d = 0; d < N; ++d) {
+      at[d] = idx[d];
+      shape[d] = extent[d];
+    }
+    detail::throw_index_out_of_range(typeid(nonconst_type), read_only, container, N, at, shape);
+  }
+  // Elements from [0,...,0] to the last one, in the memory's order: the view's footprint.
+  HIPAMP_HOST_DEVICE std::size_t span() const noexcept {
+    std::size_t elements = 1;
+    for (int d = 0; d < N; ++d) {
+      if (extent[d] <= 0) return 0;
+      elements += static_cast<std::size_t>(extent[d] - 1) * static_cast<std::size_t>(stride_[d]);
+    }
+    return elements;
   }
   // Kernel bounds checks (detail/bounds_check.hpp). Host pass only: device code keeps no
   // check and can throw nothing. In a CPU kernel without checks the executor has just stored
@@ -609,13 +683,14 @@ class array_view {
   }
   HIPAMP_HOST_DEVICE T& element(const index<N>& idx) const {
     host_check();
-    check_bounds(idx, "array_view");
-    return data_[linear(idx)];
+    return kernel_element(idx, "array_view");
   }
 
   HIPAMP_HOST_DEVICE array_view<T, N - 1> project(int i) const {
 #if !HIPAMP_DEVICE_COMPILE
-    if (HIPAMP_UNLIKELY(detail::checking_bounds)) {
+    // Robust access leaves projections alone (docs/porting.md): a row outside the view is a
+    // view of memory outside it, whose elements only a per-buffer bound could catch.
+    if (HIPAMP_UNLIKELY(detail::checking_bounds) && !detail::robust_access) {
       index<N> first;  // the projection's first element: only dimension 0 can be out
       first[0] = i;
       check_bounds(first, "array_view");

@@ -13,14 +13,35 @@
 #define HIPAMP_GPU_TRANSLATION_UNIT 0
 #endif
 
+// HIPAMP_ROBUST_ACCESS=1: Direct3D's robust buffer access for kernels compiled in this unit, the
+// semantics every C++ AMP program was tested under (tools/amp2hipamp.py defines it in each file
+// it ports; docs/porting.md, "Out-of-range accesses"). A kernel's element access through an
+// array_view, array or array handle outside the view's memory reads zero and its writes are
+// dropped, on every device, instead of faulting or corrupting memory. Off (0) by default: native
+// hipamp code keeps unchecked accesses and pays nothing. It must be defined the same way before
+// the first hipamp header of a unit (<hipamp/amp.h> refuses a late definition).
+//
 // Code whose body depends on the kind of translation unit (only a GPU unit can launch GPU
 // kernels) lives in an inline namespace named after that kind: a program links host-compiled
 // and GPU-compiled units together (README, "Kernels on the GPU from your project"), and
 // distinct names keep the linker from merging a host unit's copy of an inline function or
 // template instantiation into a GPU unit (or the reverse), which would send a GPU unit's
 // kernels to the CPU device or make a host unit's launch throw.
-#if HIPAMP_GPU_TRANSLATION_UNIT
+//
+// HIPAMP_ROBUST_ACCESS (below) changes those bodies too, so it has names of its own.
+// HIPAMP_ROBUST_ACCESS_ON is its value as this unit's first hipamp header saw it: the headers
+// test that one, and <hipamp/amp.h> compares the two.
+#if defined(HIPAMP_ROBUST_ACCESS) && HIPAMP_ROBUST_ACCESS
+#define HIPAMP_ROBUST_ACCESS_ON 1
+#else
+#define HIPAMP_ROBUST_ACCESS_ON 0
+#endif
+#if HIPAMP_GPU_TRANSLATION_UNIT && HIPAMP_ROBUST_ACCESS_ON
+#define HIPAMP_ALGORITHMS_ABI gpu_translation_unit_robust_access
+#elif HIPAMP_GPU_TRANSLATION_UNIT
 #define HIPAMP_ALGORITHMS_ABI gpu_translation_unit
+#elif HIPAMP_ROBUST_ACCESS_ON
+#define HIPAMP_ALGORITHMS_ABI host_translation_unit_robust_access
 #else
 #define HIPAMP_ALGORITHMS_ABI host_translation_unit
 #endif
@@ -67,12 +88,16 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define HIPAMP_NOINLINE __attribute__((noinline))
 #define HIPAMP_ALWAYS_INLINE __attribute__((always_inline))
+// A function that reads memory but writes none: calls to it clobber nothing, so the optimizer
+// keeps what it knows about memory across them.
+#define HIPAMP_PURE_FUNCTION __attribute__((pure))
 #define HIPAMP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define HIPAMP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define HIPAMP_PRAGMA(x) _Pragma(#x)
 #else
 #define HIPAMP_NOINLINE
 #define HIPAMP_ALWAYS_INLINE
+#define HIPAMP_PURE_FUNCTION
 #define HIPAMP_LIKELY(x) (x)
 #define HIPAMP_UNLIKELY(x) (x)
 #define HIPAMP_PRAGMA(x) __pragma(x)

@@ -21,9 +21,11 @@ import amp2hipamp  # noqa: E402
 INPUTS = sorted(glob.glob(os.path.join(HERE, "inputs", "*.cpp")))
 
 
-def port(text, only_amp=False):
-    """Ports a snippet; the rules apply whether or not it shows a sign of C++ AMP."""
-    return amp2hipamp.port_text("t.cpp", text, only_amp)
+def port(text, only_amp=False, robust_access=False):
+    """Ports a snippet; the rules apply whether or not it shows a sign of C++ AMP. The robust
+    rule's three lines are left out unless asked for (RobustRule tests them), so that the other
+    rules' expected outputs show only what those rules do."""
+    return amp2hipamp.port_text("t.cpp", text, only_amp, robust_access)
 
 
 class PortTest(unittest.TestCase):
@@ -435,7 +437,8 @@ class WholePrograms(unittest.TestCase):
             run = subprocess.run([sys.executable, script, src, "-o", out], capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertIn("k.cpp:2: [restrict]", run.stdout)
-            self.assertIn("2 line(s) changed", run.stdout)
+            # The include and the restrict clause, and the robust rule's three lines.
+            self.assertIn("5 line(s) changed", run.stdout)
             subprocess.run([sys.executable, script, "-i", src], check=True, capture_output=True)
             with open(src) as f, open(out) as g:
                 self.assertEqual(f.read(), g.read())
@@ -495,6 +498,109 @@ def compile_ported(test, source, nvcc=False, run=False, force_include=None):
             test.assertEqual(p.returncode, 0, p.stdout.decode()[-3000:])
             return p.stdout.decode()
     return ""
+
+
+ROBUST = amp2hipamp.ROBUST_DEFINE
+
+# A C++ AMP program that, like the book's optimized scan, sizes its tile-sum array for tiles of
+# 2 * TS elements but launches tiles of TS work-items: half its tiles read past the input and
+# write past the sums. Direct3D returned 0 for those reads and dropped the writes, so it printed
+# PASSED there; ported with the robust rule it must print PASSED on every device.
+ROBUST_PROGRAM = r"""#include <amp.h>
+#include <iostream>
+#include <vector>
+using namespace concurrency;
+
+static const int TS = 32;
+
+int main()
+{
+    const int n = 2 * TS * 5;
+    std::vector<int> v(n);
+    for (int i = 0; i < n; ++i) v[i] = (i * 7) % 13 - 6;
+    array<int, 1> in(n, v.begin(), v.end());
+    array<int, 1> sums(n / (2 * TS));
+    parallel_for_each(extent<1>(n).tile<TS>(), [=, &in, &sums](tiled_index<TS> t) restrict(amp)
+    {
+        tile_static int s[TS];
+        s[t.local[0]] = in[t.global[0] * 2] + in[t.global[0] * 2 + 1];
+        t.barrier.wait();
+        if (t.local[0] == 0)
+        {
+            int total = 0;
+            for (int i = 0; i < TS; ++i) total += s[i];
+            sums[t.tile[0]] = total;
+        }
+    });
+    std::vector<int> got(n / (2 * TS));
+    copy(sums, got.begin());
+    bool ok = true;
+    for (int k = 0; k < n / (2 * TS); ++k)
+    {
+        int expected = 0;
+        for (int i = 0; i < 2 * TS; ++i) expected += v[k * 2 * TS + i];
+        ok = ok && got[k] == expected;
+    }
+    std::cout << (ok ? "PASSED" : "FAILED") << std::endl;
+    return ok ? 0 : 1;
+}
+"""
+
+
+class RobustRule(PortTest):
+    def robust(self, text, only_amp=True):
+        got, report = port(text, only_amp=only_amp, robust_access=True)
+        again, _ = port(got, only_amp=only_amp, robust_access=True)
+        self.assertEqual(again, got, "not idempotent")
+        return got, report
+
+    def test_definition_goes_before_the_first_include(self):
+        got, report = self.robust("#pragma once\n#include <vector>\n#include <amp.h>\nint x;\n")
+        self.assertEqual(got, "#pragma once\n" + ROBUST + "#include <vector>\n#include <hipamp/amp.h>\nint x;\n")
+        self.assertTrue(any("[robust]" in line and "t.cpp:2:" in line for line in report), report)
+
+    def test_before_a_local_header_that_may_bring_hipamp(self):
+        # stdafx.h (ported too) may include <hipamp/amp.h>: the definition must precede it.
+        got, _ = self.robust('#include "stdafx.h"\n#include <windows.h>\n#include <amp.h>\n')
+        self.assertTrue(got.startswith(ROBUST + '#include "stdafx.h"\n'), got)
+
+    def test_an_include_inserted_at_the_same_place_comes_after_it(self):
+        # A Timer.h without includes gets <hipamp/compat/windows.h> (which includes config.hpp)
+        # where the definition goes too: the definition first.
+        got, _ = self.robust("#pragma once\ninline double t(LARGE_INTEGER a) { return double(a.QuadPart); }\n")
+        self.assertLess(got.index("#define HIPAMP_ROBUST_ACCESS 1"), got.index("#include <hipamp/compat/windows.h>"))
+
+    def test_only_files_whose_port_includes_hipamp(self):
+        for text in ("#include <vector>\nint x;\n", "int f() { return 1; }\n"):
+            got, report = self.robust(text)
+            self.assertEqual(got, text)
+            self.assertFalse(any("[robust]" in line for line in report))
+
+    def test_an_existing_definition_is_kept(self):
+        text = "#define HIPAMP_ROBUST_ACCESS 0\n#include <hipamp/amp.h>\n"
+        self.assertEqual(self.robust(text)[0], text)
+
+    def test_command_line_can_leave_it_out(self):
+        script = os.path.join(os.path.dirname(HERE), "amp2hipamp.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "k.cpp")
+            with open(src, "w") as f:
+                f.write("#include <amp.h>\nint x;\n")
+            subprocess.run([sys.executable, script, "-i", "--no-robust-access", src], check=True,
+                           capture_output=True)
+            with open(src) as f:
+                self.assertEqual(f.read(), "#include <hipamp/amp.h>\nint x;\n")
+
+    def test_ported_program_relying_on_direct3d_runs(self):
+        got, _ = self.robust(ROBUST_PROGRAM)
+        self.assertIn("#define HIPAMP_ROBUST_ACCESS 1", got)
+        self.assertIn("PASSED", compile_ported(self, got, run=True))
+
+    def test_ported_program_relying_on_direct3d_compiles_with_nvcc(self):
+        if not NVCC:
+            self.skipTest("no nvcc")
+        got, _ = self.robust(ROBUST_PROGRAM)
+        compile_ported(self, got, nvcc=True)
 
 
 class WindowsIsms(PortTest):
@@ -875,11 +981,11 @@ class Textures(PortTest):
 class WindowsOnlyFiles(PortTest):
     def test_timer_header_without_includes_or_amp_signs(self):
         text = "// timer\n#pragma once\n\ninline double ms(const LARGE_INTEGER& a) { return double(a.QuadPart); }\n"
-        got, _ = amp2hipamp.port_text("Timer.h", text, True)
+        got, _ = amp2hipamp.port_text("Timer.h", text, True, robust_access=False)
         self.assertEqual(got, "// timer\n#pragma once\n#include <hipamp/compat/windows.h>  // amp2hipamp: "
                               "<amp.h> brings <windows.h> on MSVC\n\ninline double ms(const LARGE_INTEGER& a) "
                               "{ return double(a.QuadPart); }\n")
-        self.assertEqual(amp2hipamp.port_text("Timer.h", got, True)[0], got)
+        self.assertEqual(amp2hipamp.port_text("Timer.h", got, True, robust_access=False)[0], got)
 
     def test_wide_output_helper_goes_before_a_conditional_include(self):
         text = ("#include <amp.h>\n#ifdef MARKERS\n#include <cvmarkersobj.h>\n#endif\n"

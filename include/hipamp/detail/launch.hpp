@@ -92,7 +92,10 @@ template <class Body>
 decltype(auto) on_device(const accelerator_view& av, const char* what, Body&& body) {
   if (av.runs_on_cpu()) {
     // The CPU device, the reference device and the emulated discrete device.
-    return std::forward<Body>(body)(fallback::device_target{av.queue()});
+    // HIPAMP_ROBUST_ACCESS_ON is why this body depends on more than the kind of unit, and why
+    // the ABI tag names it (config.hpp).
+    return std::forward<Body>(body)(
+        fallback::device_target{av.queue(), HIPAMP_ROBUST_ACCESS_ON != 0});
   }
 #if HIPAMP_GPU_TRANSLATION_UNIT
   return std::forward<Body>(body)(gpu::device_target{av});

@@ -96,6 +96,13 @@ inline thread_local bool copying_bound_kernel = false;
 // unchecked loop's checks away.
 inline thread_local bool checking_bounds = false;
 
+// What a checked access does with an index outside its view: false, throw index_out_of_range
+// (the reference device, HIPAMP_CHECK_BOUNDS=1); true, Direct3D's robust buffer access (read
+// zero, drop the write) for a launch from a unit compiled with HIPAMP_ROBUST_ACCESS
+// (config.hpp). Read only on the checked path, so it needs no constant-folding care; set for
+// the whole launch by cpu_kernel_mode, and so shared by the fibers of a tile.
+inline thread_local bool robust_access = false;
+
 namespace {
 thread_local bool running_cpu_kernel = false;
 
@@ -107,14 +114,18 @@ thread_local bool running_cpu_kernel = false;
 // their coherence check and read device memory (a crash on the H100, 2026-11-24).
 class cpu_kernel_mode {
  public:
-  explicit cpu_kernel_mode(bool check_bounds = false) noexcept
-      : previous_(running_cpu_kernel), previous_checking_(checking_bounds) {
+  explicit cpu_kernel_mode(bool check_bounds = false, bool robust = false) noexcept
+      : previous_(running_cpu_kernel),
+        previous_checking_(checking_bounds),
+        previous_robust_(robust_access) {
     running_cpu_kernel = true;
     checking_bounds = check_bounds;
+    robust_access = robust;
   }
   ~cpu_kernel_mode() {
     running_cpu_kernel = previous_;
     checking_bounds = previous_checking_;
+    robust_access = previous_robust_;
   }
   cpu_kernel_mode(const cpu_kernel_mode&) = delete;
   cpu_kernel_mode& operator=(const cpu_kernel_mode&) = delete;
@@ -122,7 +133,20 @@ class cpu_kernel_mode {
  private:
   bool previous_;
   bool previous_checking_;
+  bool previous_robust_;
 };
+
+// Stores the kernel mode again, as constants, right before an executor's loop that follows an
+// opaque call (the tile scheduler's first work-item, a fiber switch). cpu_kernel_mode set these
+// flags already, but the optimizer must assume the call changed them: it can reach this unit's
+// executors, which set them. Unknown, running_cpu_kernel keeps each view's host check and its
+// out-of-line call in the loop, after which checking_bounds must be reloaded and the checked
+// branch kept too, per element. Known, both fold and the loop is the loop without checks.
+template <bool Checked>
+HIPAMP_ALWAYS_INLINE inline void restate_kernel_mode() noexcept {
+  running_cpu_kernel = true;
+  checking_bounds = Checked;
+}
 }  // namespace
 
 class bound_copy_guard {

@@ -26,13 +26,20 @@ void parallel_chunks(std::size_t total, std::size_t min_chunk, chunk_function fn
 // Threads the CPU device runs on (OMP_NUM_THREADS or the core count; 1 without OpenMP).
 int thread_count() noexcept;
 
-// How a queue runs CPU kernels: serially (the reference device) and with bounds checks.
+// How a queue runs CPU kernels: serially (the reference device) and with bounds checks; and
+// whether the launching unit asked for Direct3D's robust access (HIPAMP_ROBUST_ACCESS).
 struct cpu_launch_options {
   bool serial = false;
   bool check_bounds = false;
+  bool robust_access = false;
+  // The executors run their checked copy of the loop for either; a queue that checks bounds
+  // wins, so the reference device still names a port's stray access instead of hiding it.
+  bool checked() const noexcept { return check_bounds || robust_access; }
+  bool robust() const noexcept { return robust_access && !check_bounds; }
 };
-inline cpu_launch_options cpu_options_of(const hipamp::detail::queue_impl& queue) noexcept {
-  return {queue.device().properties().serial_execution, queue.checks_bounds()};
+inline cpu_launch_options cpu_options_of(const hipamp::detail::queue_impl& queue,
+                                         bool robust_access = false) noexcept {
+  return {queue.device().properties().serial_execution, queue.checks_bounds(), robust_access};
 }
 
 // The CPU device as the launch protocol (detail/launch.hpp) hands it to an entry point's body.
@@ -41,7 +48,9 @@ inline cpu_launch_options cpu_options_of(const hipamp::detail::queue_impl& queue
 // finds this room's implementation, and a GPU's device_target finds the GPU room's.
 struct device_target {
   hipamp::detail::queue_impl& queue;
-  cpu_launch_options options() const noexcept { return cpu_options_of(queue); }
+  // Set by on_device (detail/launch.hpp) in units compiled with HIPAMP_ROBUST_ACCESS.
+  bool robust_access = false;
+  cpu_launch_options options() const noexcept { return cpu_options_of(queue, robust_access); }
 };
 
 namespace detail {
@@ -51,12 +60,13 @@ struct simple_launch {
   extent<N> domain;
   const Kernel* kernel;
   bool check_bounds;
+  bool robust;
 
   // The loop, inlined twice into run(): with Checked == false the compiler sees the bounds
   // flag stored false just before the loop and drops every check (launch_scope.hpp).
   template <bool Checked>
   HIPAMP_ALWAYS_INLINE static void run_range(const Kernel& kernel, const extent<N>& domain,
-                                             std::size_t begin, std::size_t end) {
+                                             std::size_t begin, std::size_t end, bool robust) {
     const int inner = domain[N - 1];
     index<N> idx;
     std::size_t rest = begin;
@@ -64,7 +74,7 @@ struct simple_launch {
       idx[d] = static_cast<int>(rest % static_cast<std::size_t>(domain[d]));
       rest /= static_cast<std::size_t>(domain[d]);
     }
-    const hipamp::detail::cpu_kernel_mode kernel_mode(Checked);
+    const hipamp::detail::cpu_kernel_mode kernel_mode(Checked, Checked && robust);
     std::size_t linear = begin;
     while (linear < end) {
       const int first = idx[N - 1];
@@ -94,9 +104,9 @@ struct simple_launch {
       return *self.kernel;
     }();
     if (self.check_bounds) {
-      run_range<true>(kernel, self.domain, begin, end);
+      run_range<true>(kernel, self.domain, begin, end, self.robust);
     } else {
-      run_range<false>(kernel, self.domain, begin, end);
+      run_range<false>(kernel, self.domain, begin, end, false);
     }
   }
 };
@@ -106,7 +116,8 @@ struct simple_launch {
 template <int N, class Kernel>
 void run_simple(const extent<N>& domain, const Kernel& kernel,
                 const cpu_launch_options& options = {}) {
-  const detail::simple_launch<N, Kernel> launch{domain, &kernel, options.check_bounds};
+  const detail::simple_launch<N, Kernel> launch{domain, &kernel, options.checked(),
+                                                options.robust()};
   // Threads split rank >= 2 domains at row starts (no row shared by two threads, so no partial
   // rows with their scalar remainders and no cache line written by two threads at a seam) and
   // rank-1 domains at multiples of 16 elements (a 64-byte line of 4-byte elements).

@@ -24,12 +24,13 @@ struct tile_group_launch {
   extent<rank> tiles;
   const TileKernel* kernel;
   bool check_bounds;
+  bool robust;
 
   // Inlined twice: with Checked == false the bounds flag is a known false in the loop.
   template <bool Checked>
   HIPAMP_ALWAYS_INLINE static void run_range(const tile_group_launch& self, const TileKernel& body,
                                              std::size_t begin, std::size_t end) {
-    const hipamp::detail::cpu_kernel_mode kernel_mode(Checked);
+    const hipamp::detail::cpu_kernel_mode kernel_mode(Checked, Checked && self.robust);
     for (std::size_t t = begin; t < end; ++t) {
       index<rank> tile;
       index<rank> origin;
@@ -67,7 +68,7 @@ hipamp::detail::event_ptr launch_tile_groups(const device_target& on,
                                              const TileKernel& kernel) {
   using launch = detail::tile_group_launch<D0, D1, D2, TileKernel>;
   const cpu_launch_options options = on.options();
-  launch job{{}, &kernel, options.check_bounds};
+  launch job{{}, &kernel, options.checked(), options.robust()};
   for (int d = 0; d < launch::rank; ++d) job.tiles[d] = domain[d] / launch::shape::dims[d];
   parallel_chunks(hipamp::detail::element_count(job.tiles), 1, &launch::run_tiles, &job,
                   options.serial);

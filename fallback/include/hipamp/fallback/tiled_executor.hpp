@@ -26,6 +26,7 @@ struct tiled_launch {
   extent<rank> tiles;  // tile count per dimension
   const Kernel* kernel;
   bool check_bounds;
+  bool robust;
 
   // What a work-item needs to find its tile; lives on the running thread's stack.
   struct tile_frame {
@@ -43,11 +44,11 @@ struct tiled_launch {
     return local;
   }
 
-  // Stores the bounds flag (launch_scope.hpp) as a constant first, so that without checks the
+  // Stores the kernel mode (launch_scope.hpp) as constants first, so that without checks the
   // work-item's code up to its first barrier folds every check away.
   template <bool Checked>
   static void run_item(const void* context, int local_linear) {
-    hipamp::detail::checking_bounds = Checked;
+    hipamp::detail::restate_kernel_mode<Checked>();
     const auto& frame = *static_cast<const tile_frame*>(context);
     const index<rank> local = local_of(local_linear);
     (*frame.kernel)(
@@ -60,7 +61,7 @@ struct tiled_launch {
   template <bool Checked>
   HIPAMP_ALWAYS_INLINE static void run_rest_directly(const Kernel& kernel,
                                                      const tile_frame& frame) {
-    hipamp::detail::checking_bounds = Checked;  // a constant again after the opaque call
+    hipamp::detail::restate_kernel_mode<Checked>();  // constants again after the opaque call
     constexpr int inner = shape::dims[rank - 1];
     constexpr int outer = shape::size / inner;
     for (int o = 0; o < outer; ++o) {
@@ -78,7 +79,7 @@ struct tiled_launch {
   template <bool Checked>
   HIPAMP_ALWAYS_INLINE static void run_tile_range(const tiled_launch& self, const Kernel& kernel,
                                                   std::size_t begin, std::size_t end) {
-    const hipamp::detail::cpu_kernel_mode kernel_mode(Checked);
+    const hipamp::detail::cpu_kernel_mode kernel_mode(Checked, Checked && self.robust);
     tile_session session;
     for (std::size_t t = begin; t < end; ++t) {
       tile_frame frame{&kernel, {}, {}};
@@ -116,7 +117,7 @@ template <int D0, int D1, int D2, class Kernel>
 void run_tiled(const tiled_extent<D0, D1, D2>& domain, const Kernel& kernel,
                const cpu_launch_options& options) {
   using launch = tiled_launch<D0, D1, D2, Kernel>;
-  launch job{{}, &kernel, options.check_bounds};
+  launch job{{}, &kernel, options.checked(), options.robust()};
   for (int d = 0; d < launch::rank; ++d) {
     job.tiles[d] = domain[d] / hipamp::detail::tile_shape<D0, D1, D2>::dims[d];
   }
