@@ -116,6 +116,59 @@ TEST_CASE("robust access: a tiled scan writing past its tile sums", "[robust][ti
   }
 }
 
+TEST_CASE("robust access: a tile_static read just past its array does not fault on a GPU",
+          "[robust][tiled]") {
+  // A tree scan over 2 * tile elements in tile_static memory whose last work-item also reads
+  // element [2 * tile] (an inclusive shift by one), then overwrites that output with the tile's
+  // total: Direct3D gave the stray read some value and the program discarded it. A GPU faults on
+  // a shared-memory access past the block's allocation unless the launch pads it (launch.hpp).
+  // GPUs only: on the CPU device tile_static arrays are the running thread's own static storage,
+  // and the stray read is one the sanitizers (rightly) report.
+  constexpr int tile = 64;
+  FOR_EACH_ACCELERATOR(acc) {
+    if (acc.is_cpu()) continue;
+    const int tiles = 3 + hipamp_test::random_vector<int>(1, 0, 20)[0];
+    const int elements = 2 * tile * tiles;
+    const std::vector<int> in = hipamp_test::random_vector<int>(std::size_t(elements), -50, 50);
+    std::vector<int> out(std::size_t(elements), -7);
+    concurrency::array_view<const int, 1> input(elements, in);
+    concurrency::array_view<int, 1> output(elements, out);
+    output.discard_data();
+    concurrency::parallel_for_each(
+        acc.get_default_view(), concurrency::extent<1>(elements / 2).tile<tile>(),
+        [=] HIPAMP_RESTRICT(concurrency::tiled_index<tile> tidx) {
+          tile_static int shared[2 * tile];
+          const int l2 = tidx.local[0] * 2;
+          const int g2 = tidx.global[0] * 2;
+          shared[l2] = input[g2];
+          shared[l2 + 1] = input[g2 + 1];
+          tidx.barrier.wait_with_tile_static_memory_fence();
+          // A serial inclusive scan by work-item 0 (the point is the stray read below).
+          if (tidx.local[0] == 0) {
+            for (int i = 1; i < 2 * tile; ++i) shared[i] += shared[i - 1];
+          }
+          tidx.barrier.wait_with_tile_static_memory_fence();
+          output[g2] = shared[l2];
+          const int next = shared[l2 + 2];  // [2 * tile] for the last work-item: the stray read
+          output[g2 + 1] = tidx.local[0] == tile - 1 ? shared[2 * tile - 1] : next;
+          output[elements + g2] = next;  // past the end: dropped, but it keeps the read alive
+        });
+    output.synchronize();
+    for (int t = 0; t < tiles; ++t) {
+      int running = 0;
+      for (int i = 0; i < 2 * tile; ++i) {
+        const std::size_t at = std::size_t(t * 2 * tile + i);
+        running += in[at];
+        // Outputs shifted by one (element i holds the scan through i + 1), except the
+        // even positions, which hold the scan through i, and the tile's last.
+        int expected = running;
+        if (i % 2 == 1 && i != 2 * tile - 1) expected = running + in[at + 1];
+        if (out[at] != expected) FAIL("at " << at << ": " << out[at] << " != " << expected);
+      }
+    }
+  }
+}
+
 TEST_CASE("robust access: an offset inside the view reaches its element, as on Direct3D",
           "[robust]") {
   // Direct3D checked the address against the buffer, not each dimension: [r][-1] is the last

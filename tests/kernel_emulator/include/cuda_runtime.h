@@ -91,6 +91,9 @@ struct cudaDeviceProp {
   int major = 0;
   int minor = 0;
 };
+struct cudaFuncAttributes {
+  std::size_t sharedSizeBytes = 0;
+};
 inline constexpr unsigned cudaHostAllocPortable = 1;
 inline constexpr unsigned cudaHostRegisterPortable = 1;
 inline constexpr unsigned cudaStreamNonBlocking = 1;
@@ -109,6 +112,7 @@ cudaError_t cudaHostAlloc(void**, std::size_t, unsigned);
 cudaError_t cudaFreeHost(void*);
 cudaError_t cudaHostRegister(void*, std::size_t, unsigned);
 cudaError_t cudaHostUnregister(void*);
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes*, const void*);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned);
 cudaError_t cudaStreamDestroy(cudaStream_t);
 cudaError_t cudaStreamSynchronize(cudaStream_t);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -28,6 +29,26 @@
 namespace hipamp::detail::gpu {
 
 inline constexpr unsigned simple_block_threads = 256;
+
+// Direct3D's rules for a tile's groupshared memory (tile_static): an access outside an array
+// gives an undefined value, or lands in another of the tile's arrays, but never faults. A GPU
+// faults on an access past the end of the block's shared memory, so in units compiled with
+// HIPAMP_ROBUST_ACCESS (config.hpp) tiled launches add this much dynamic shared memory after
+// the kernel's tile_static arrays: an access a little past the last one (a tree scan that reads
+// element [2 * tile] of a 2 * tile array: seen in a public C++ AMP sample) lands there. Capped
+// so that static + pad stays within the 48 KiB every launch may have without opting in.
+inline constexpr std::size_t robust_tile_static_pad_bytes = 1024;
+inline constexpr std::size_t default_shared_limit_bytes = 48 * 1024;
+inline unsigned robust_tile_static_pad(const void* kernel) noexcept {
+  std::size_t static_bytes = 0;
+  if (vendor::kernel_static_shared_bytes(kernel, &static_bytes) != success) {
+    (void)last_error();  // no pad then; the launch reports its own errors
+    return 0;
+  }
+  const std::size_t room =
+      static_bytes < default_shared_limit_bytes ? default_shared_limit_bytes - static_bytes : 0;
+  return static_cast<unsigned>(std::min(robust_tile_static_pad_bytes, room));
+}
 
 template <int N, class Kernel>
 __global__ void __launch_bounds__(simple_block_threads)
@@ -109,10 +130,18 @@ event_ptr launch_tiled_split(const accelerator_view& av, const tiled_extent<D0, 
     }
     tiles[d] = domain[d] / tile_dim;
   }
+#if HIPAMP_ROBUST_ACCESS_ON
+  // Once per kernel: the kernel's type is this unit's lambda, so the static is this unit's too.
+  static const unsigned shared_pad =
+      robust_tile_static_pad(reinterpret_cast<const void*>(&tiled_kernel<D0, D1, D2, Kernel>));
+#else
+  constexpr unsigned shared_pad = 0;
+#endif
   for_each_launch_box(tiles, max_tiles, [&](const index<rank>& origin, const extent<rank>& box) {
     const launch_box<rank> part = make_launch_box(origin, box);
     tiled_kernel<D0, D1, D2, Kernel>
-        <<<part.count, static_cast<unsigned>(shape::size), 0, target.stream>>>(kernel, part);
+        <<<part.count, static_cast<unsigned>(shape::size), shared_pad, target.stream>>>(kernel,
+                                                                                        part);
     const error_t launched = last_error();
     if (launched != success) throw_launch_error(launched, "tiled", part.count, shape::size);
   });

@@ -118,6 +118,13 @@ inline error_t malloc_pinned(void** p, std::size_t bytes) noexcept {
 }
 inline error_t free_pinned(void* p) noexcept { return cudaFreeHost(p); }
 // Page-locks memory the program allocated (for every device), so DMA reads and writes it.
+// The static shared memory of a kernel (its __shared__ / tile_static variables), in bytes.
+inline error_t kernel_static_shared_bytes(const void* kernel, std::size_t* bytes) noexcept {
+  cudaFuncAttributes attributes{};
+  const error_t e = cudaFuncGetAttributes(&attributes, kernel);
+  *bytes = e == success ? attributes.sharedSizeBytes : 0;
+  return e;
+}
 inline error_t register_host(void* p, std::size_t bytes) noexcept {
   return cudaHostRegister(p, bytes, cudaHostRegisterPortable);
 }
