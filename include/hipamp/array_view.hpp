@@ -645,15 +645,7 @@ class array_view {
       for (int d = 0; d < N; ++d) {
         inside &= static_cast<unsigned>(idx[d]) < static_cast<unsigned>(extent[d]);
       }
-      if (HIPAMP_UNLIKELY(!inside)) {
-        int at[N];
-        int shape[N];
-        for (int d = 0; d < N; ++d) {
-          at[d] = idx[d];
-          shape[d] = extent[d];
-        }
-        detail::throw_index_out_of_range(typeid(nonconst_type), read_only, container, N, at, shape);
-      }
+      if (HIPAMP_UNLIKELY(!inside)) out_of_range(idx, container);
     }
 #else
     (void)idx;
