@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The ROCm compile check (no AMD GPU needed): installs Debian 12's ROCm 5.2 packages, then
-# builds hipamp's HIP backend for gfx90a and gfx940 — the library, a rocPRIM-using translation
+# builds hipamp's HIP backend for gfx90a (HIPAMP_CHECK_HIP_ARCHITECTURES) — the library, a rocPRIM-using translation
 # unit, the ported programs and a test unit of every kernel path — runs what it built on the
 # CPU device, and builds the find_package consumer (its kernel file as HIP) against an install.
 set -euo pipefail
