@@ -46,6 +46,28 @@ bool footprint::contiguous() const noexcept {
   return true;
 }
 
+footprint::byte_span footprint::span() const noexcept {
+  // begin_byte, end_byte and contiguous, fused: one walk over the dimensions.
+  const std::ptrdiff_t* n = extent.begin();
+  const std::ptrdiff_t* s = stride.begin();
+  auto first = static_cast<std::ptrdiff_t>(offset);
+  auto last = first;
+  std::ptrdiff_t expected = 1;
+  bool dense = true;
+  bool empty = false;
+  for (std::size_t d = extent.size(); d-- > 0;) {
+    empty |= n[d] <= 0;
+    const std::ptrdiff_t reach = (n[d] - 1) * s[d];
+    if (reach < 0) first += reach;
+    if (reach > 0) last += reach;
+    dense &= n[d] <= 1 || s[d] == expected;
+    expected *= n[d];
+  }
+  const std::size_t b = static_cast<std::size_t>(first) * element_size;
+  if (empty) return {b, b, dense};
+  return {b, static_cast<std::size_t>(last + 1) * element_size, dense};
+}
+
 namespace {
 
 class all_of_events final : public event_impl {
@@ -477,12 +499,13 @@ void* data_source::acquire_with_ticket(queue_impl& queue, std::size_t begin, std
   return ticket_.base;
 }
 
-void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bool write,
+void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp,
+                                      const footprint::byte_span& span, bool write,
                                       const event_ptr& marker) {
   // The steady state of a loop of launches (see kernel_ticket). Only queues on devices with
   // their own memory ever hold a ticket, so the CPU devices skip this after one load.
   if (ticket_queue_.load(std::memory_order_relaxed) == queue.serial()) {
-    if (void* base = acquire_with_ticket(queue, fp.begin_byte(), fp.end_byte(), write, marker)) {
+    if (void* base = acquire_with_ticket(queue, span.begin, span.end, write, marker)) {
       return base;
     }
   }
@@ -505,7 +528,7 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp, bo
   };
   // The common case in a loop of launches: the bytes are already valid on the target.
   // Checked first without building any range list (a launch pays this once per view).
-  const bool already_valid = fp.contiguous() && target.valid.covers(fp.begin_byte(), fp.end_byte());
+  const bool already_valid = span.dense && target.valid.covers(span.begin, span.end);
   for (const byte_range& range : already_valid ? std::vector<byte_range>{} : transfer_ranges(fp)) {
     for (const byte_range& gap : target.valid.gaps(range.begin, range.end)) {
       // Bytes another device holds move directly between the devices where they can (peer

@@ -19,16 +19,50 @@ launch_scope::~launch_scope() {
   for_each_binding([](binding& b) { b.source->release(); });
 }
 
+const launch_scope::binding* launch_scope::find_covering(const data_source* source,
+                                                         std::size_t begin, std::size_t end,
+                                                         bool write) const noexcept {
+  const std::size_t inline_count =
+      binding_count_ < inline_bindings ? binding_count_ : inline_bindings;
+  auto covers = [&](const binding& b) {
+    return b.source == source && b.begin <= begin && end <= b.end && b.begin < b.end &&
+           (b.write || !write);
+  };
+  for (std::size_t i = 0; i < inline_count; ++i) {
+    if (covers(first_bindings_[i])) return &first_bindings_[i];
+  }
+  for (const binding& b : more_bindings_) {
+    if (covers(b)) return &b;
+  }
+  return nullptr;
+}
+
 void* launch_scope::bind(data_source* source, const footprint& where, bool write) {
+  // nvcc copies an extended __host__ __device__ lambda twice per copy of the kernel object
+  // (its captures for the device, and a heap copy of the lambda for host calls), so on a GPU
+  // every captured view binds twice; kernels may also capture one view twice. A footprint
+  // inside a contiguous range this launch already bound, for a use that bind already covered
+  // (a read after a read or write, a write after a write), needs nothing more: its bytes are
+  // valid on the target, the queue is ordered after their users, the launch's marker or event
+  // is noted as their last use, and the scope holds the source. Only contiguous ranges are
+  // reused: a strided bind made only its own runs valid, not the gaps between them.
+  const footprint::byte_span span = where.span();
+  if (span.dense && binding_count_ != 0) {
+    if (const binding* done = find_covering(source, span.begin, span.end, write)) {
+      return done->base;
+    }
+  }
   if (!marker_asked_) {
     marker_ = queue_.begin_launch();
     marker_asked_ = true;
   }
-  void* base = source->acquire_for_kernel(queue_, where, write, marker_);
+  void* base = source->acquire_for_kernel(queue_, where, span, write, marker_);
+  // A strided footprint is recorded with an empty range: nothing is ever reused from it.
+  const binding made{source, base, span.dense ? span.begin : 0, span.dense ? span.end : 0, write};
   if (binding_count_ < inline_bindings) {
-    first_bindings_[binding_count_] = binding{source, write};
+    first_bindings_[binding_count_] = made;
   } else {
-    more_bindings_.push_back(binding{source, write});
+    more_bindings_.push_back(made);
   }
   ++binding_count_;
   // Only once recorded (the push may throw), since the destructor releases what it recorded:

@@ -9,12 +9,12 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include <hipamp/config.hpp>
 #include <hipamp/detail/backend.hpp>
+#include <hipamp/detail/spin_lock.hpp>
 
 namespace hipamp::detail {
 
@@ -94,6 +94,13 @@ struct footprint {
   std::size_t begin_byte() const noexcept;
   std::size_t end_byte() const noexcept;
   bool contiguous() const noexcept;
+  // The three above in one pass over the dimensions (a launch asks for them once per view).
+  struct byte_span {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    bool dense = false;  // every byte in [begin, end) belongs to the footprint
+  };
+  byte_span span() const noexcept;
   // Calls f(begin_byte, end_byte) for each maximal contiguous run, in order.
   template <class F>
   void for_each_run(F&& f) const;
@@ -130,7 +137,12 @@ class data_source {
   // and complete_kernel is not called for it. In a loop of launches over the same views this
   // takes the kernel ticket's fast path (see kernel_ticket below).
   void* acquire_for_kernel(queue_impl& queue, const footprint& fp, bool write,
-                           const event_ptr& marker = nullptr);
+                           const event_ptr& marker = nullptr) {
+    return acquire_for_kernel(queue, fp, fp.span(), write, marker);
+  }
+  // The same, given fp.span() (the launch scope computes it anyway).
+  void* acquire_for_kernel(queue_impl& queue, const footprint& fp, const footprint::byte_span& span,
+                           bool write, const event_ptr& marker);
   // Records the launch that used the source (read, or possibly written), so later users wait
   // for exactly it.
   void complete_kernel(queue_impl& queue, bool write, const event_ptr& done);
@@ -207,18 +219,7 @@ class data_source {
   // while nothing else can change what the ticket certifies. Tickets are installed and
   // revoked holding both locks; ticket_queue_ is atomic so the fast path can test for a
   // ticket without the spinlock (the CPU devices never get one and so never take it).
-  class ticket_lock {
-   public:
-    void lock() noexcept {
-      while (held_.exchange(true, std::memory_order_acquire)) {
-        while (held_.load(std::memory_order_relaxed)) std::this_thread::yield();
-      }
-    }
-    void unlock() noexcept { held_.store(false, std::memory_order_release); }
-
-   private:
-    std::atomic<bool> held_{false};
-  };
+  using ticket_lock = spin_lock;
   struct kernel_ticket {
     std::size_t begin = 0;
     std::size_t end = 0;

@@ -21,9 +21,14 @@ inline thread_local launch_scope* open_launch_scope = nullptr;
 class launch_scope {
  public:
   // What completing the launch needs of each captured view: its source, and whether the
-  // kernel may write it (the footprint only matters when the data is made valid, at bind).
+  // kernel may write it (the footprint only matters when the data is made valid, at bind);
+  // and what a second bind of the same bytes in this launch reuses: the base address bind
+  // returned and, for a contiguous footprint, the byte range it made valid.
   struct binding {
     data_source* source = nullptr;
+    void* base = nullptr;
+    std::size_t begin = 0;
+    std::size_t end = 0;  // begin == end: not reusable (a strided footprint)
     bool write = false;
   };
 
@@ -61,6 +66,11 @@ class launch_scope {
   std::array<binding, inline_bindings> first_bindings_{};
   std::size_t binding_count_ = 0;
   std::vector<binding> more_bindings_;
+
+  // A binding of this launch that already did what bind(source, [begin, end), write) would
+  // do, or null. See bind.
+  const binding* find_covering(const data_source* source, std::size_t begin, std::size_t end,
+                               bool write) const noexcept;
 
   template <class F>
   void for_each_binding(F&& f) {
