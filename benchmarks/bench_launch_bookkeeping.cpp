@@ -9,6 +9,8 @@
 //                    separate memory. No kernel runs: the time is the runtime's alone.
 //   event_queue/V:   the same with a queue that records an event per launch (no markers):
 //                    the CPU devices' protocol (complete_kernel per view).
+//   marker_queue_nvcc/V: marker_queue with the kernel object nvcc makes of an extended
+//                    __host__ __device__ lambda, which copies each captured view twice.
 //   emulated_pfe/V:  a real parallel_for_each of one element on the emulated discrete device
 //                    (its CPU executor included), V views.
 //
@@ -24,6 +26,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <hipamp/detail/launch_markers.hpp>
 #include <hipamp/hipamp.hpp>
 
 namespace hx = hipamp;
@@ -49,26 +52,23 @@ class fake_device final : public hd::device_impl {
   hd::device_properties props_;
 };
 
-struct fake_pool {};  // stands for gpu_device's event pool, which a marker keeps alive
-
-// Like gpu_queue's launch_marker: owns its queue and the pool; never recorded here (nobody
-// waits for it in the steady state).
-class fake_marker final : public hd::event_impl {
- public:
-  fake_marker(std::shared_ptr<fake_queue> queue, std::shared_ptr<fake_pool> pool)
-      : queue_(std::move(queue)), pool_(std::move(pool)) {}
-  bool is_ready() const override { return true; }
-  void wait() const override {}
-  const fake_queue* queue() const noexcept { return queue_.get(); }
-
- private:
-  std::shared_ptr<fake_queue> queue_;
-  std::shared_ptr<fake_pool> pool_;
+// The stream side of the launch markers (detail/launch_markers.hpp, the code gpu_queue runs):
+// nothing is ever recorded in the steady state (nobody waits for a marker), so recording only
+// counts.
+struct fake_stream {
+  using handle = int;
+  handle record() { return 1; }
+  void release(handle) noexcept {}
+  static bool ready(handle) { return true; }
+  static void wait(handle) {}
 };
+using fake_markers = hd::launch_markers<fake_stream>;
 
-class fake_queue final : public hd::queue_impl, public std::enable_shared_from_this<fake_queue> {
+class fake_queue final : public hd::queue_impl {
  public:
-  fake_queue(fake_device& device, bool markers) : device_(device), markers_(markers) {}
+  fake_queue(fake_device& device, bool markers)
+      : device_(device),
+        markers_(markers ? std::make_shared<fake_markers>(fake_stream{}) : nullptr) {}
   hd::device_impl& device() const noexcept override { return device_; }
   hx::queuing_mode mode() const noexcept override { return hx::queuing_mode_automatic; }
   void copy_host_to_device(void* dst, const void* src, std::size_t bytes) override {
@@ -89,35 +89,26 @@ class fake_queue final : public hd::queue_impl, public std::enable_shared_from_t
   }
   hd::event_ptr begin_launch() override {
     if (!markers_) return nullptr;
-    return std::make_shared<fake_marker>(shared_from_this(), pool_);
+    return markers_->begin();
   }
-  // gpu_queue::end_launch: under the marker mutex, settle the previous marker and remember
-  // this one as pending.
-  void end_launch(const hd::event_ptr& marker) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    settle_locked();
-    pending_ = std::static_pointer_cast<const fake_marker>(marker);
+  void end_launch(const hd::event_ptr& marker) override { markers_->end(marker); }
+  void resolve_launch(const hd::event_ptr& marker, const hd::event_ptr& done) override {
+    fake_markers::resolve(marker, done);
   }
   void flush() override {}
   void wait() override {}
   void* native_handle() const noexcept override { return nullptr; }
   // gpu_queue::settle_pending, which prepare_launch calls before every kernel launch.
   void settle() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    settle_locked();
+    if (markers_) markers_->settle();
+  }
+  ~fake_queue() override {
+    if (markers_) markers_->shutdown();
   }
 
  private:
-  void settle_locked() {
-    if (pending_.expired()) return;
-    if (auto marker = pending_.lock()) benchmark::DoNotOptimize(marker.get());
-    pending_.reset();
-  }
   fake_device& device_;
-  bool markers_;
-  std::shared_ptr<fake_pool> pool_ = std::make_shared<fake_pool>();
-  std::mutex mutex_;
-  std::weak_ptr<const fake_marker> pending_;
+  std::shared_ptr<fake_markers> markers_;
 };
 
 // The coherence directory's read-back queue (synchronize) is one of these, without markers.
@@ -140,7 +131,26 @@ void bookkeeping_launch(fake_queue& queue, const Kernel& kernel) {
 
 constexpr int elements = 256;
 
-void run_stand_in(benchmark::State& state, bool markers) {
+// What nvcc makes of an extended __host__ __device__ lambda on the host (cudafe++'s
+// __nv_hdl_wrapper_t): the captures as a field, passed to the device, plus a heap copy of the
+// lambda for calls on the host. Copying it copies both, so every captured view is copied (and,
+// inside a launch scope, bound) twice: the GPU's launch path.
+template <class Lambda>
+class nvcc_style_kernel {
+ public:
+  explicit nvcc_style_kernel(const Lambda& lambda)
+      : captures_(lambda), host_copy_(std::make_unique<Lambda>(lambda)) {}
+  nvcc_style_kernel(const nvcc_style_kernel& other)
+      : captures_(other.captures_), host_copy_(std::make_unique<Lambda>(*other.host_copy_)) {}
+  nvcc_style_kernel& operator=(const nvcc_style_kernel&) = delete;
+  ~nvcc_style_kernel() = default;
+
+ private:
+  Lambda captures_;
+  std::unique_ptr<Lambda> host_copy_;
+};
+
+void run_stand_in(benchmark::State& state, bool markers, bool nvcc = false) {
   const int views = static_cast<int>(state.range(0));
   // One device for the process: the directory keeps a read-back queue per device address.
   static fake_device device;
@@ -156,13 +166,16 @@ void run_stand_in(benchmark::State& state, bool markers) {
     vd[i] = 4.0f;
   };
   auto none = [](hx::index<1>) {};
+  const nvcc_style_kernel<decltype(one)> one_nvcc(one);
+  const nvcc_style_kernel<decltype(four)> four_nvcc(four);
+  const nvcc_style_kernel<decltype(none)> none_nvcc(none);
   auto launch = [&] {
     if (views == 1) {
-      bookkeeping_launch(*queue, one);
+      nvcc ? bookkeeping_launch(*queue, one_nvcc) : bookkeeping_launch(*queue, one);
     } else if (views == 4) {
-      bookkeeping_launch(*queue, four);
+      nvcc ? bookkeeping_launch(*queue, four_nvcc) : bookkeeping_launch(*queue, four);
     } else {
-      bookkeeping_launch(*queue, none);
+      nvcc ? bookkeeping_launch(*queue, none_nvcc) : bookkeeping_launch(*queue, none);
     }
   };
   for (int w = 0; w < 100; ++w) launch();  // copies in once; then the steady state
@@ -176,6 +189,7 @@ void run_stand_in(benchmark::State& state, bool markers) {
 
 void BM_marker_queue(benchmark::State& state) { run_stand_in(state, true); }
 void BM_event_queue(benchmark::State& state) { run_stand_in(state, false); }
+void BM_marker_queue_nvcc(benchmark::State& state) { run_stand_in(state, true, true); }
 
 // A real launch of one element on the emulated discrete device (HIPAMP_EMULATE_DISCRETE_DEVICE
 // is set in main before the runtime enumerates devices).
@@ -208,6 +222,7 @@ void BM_emulated_pfe(benchmark::State& state) {
 
 BENCHMARK(BM_marker_queue)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_event_queue)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_marker_queue_nvcc)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_emulated_pfe)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
 
 int main(int argc, char** argv) {

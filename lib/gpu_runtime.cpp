@@ -31,6 +31,7 @@
 
 #include <hipamp/backend/gpu/kernel_language.hpp>
 #include <hipamp/backend/gpu/vendor.hpp>
+#include <hipamp/detail/launch_markers.hpp>
 
 #include "device_registry.hpp"
 
@@ -474,54 +475,55 @@ class staging_ring {
 class gpu_device;
 class gpu_queue;
 
-// A launch marker (queue_impl::begin_launch): the event of one launch's work on a GPU queue,
-// recorded only when someone needs it. Recording an event after every launch cost about as
-// much as a quarter of the launch (H100 machine: 0.24 us of 3 us); in a loop of launches over
-// the same views each launch's marker replaces the last one's at bind, before any work is
-// queued, so the replaced marker is gone and never recorded.
-//
-// Exactness: the queue records a marker's event at the first of (a) someone waiting for it
-// and (b) new work about to enter its stream while the marker is still held by anyone
-// (settle_pending: copies, launches, waits, record, native_handle). Until then nothing has
-// entered the stream after the marker's work, so recording "now" marks exactly its end. Work
-// that enters the stream otherwise (the program's own, through the stream) can only make
-// a later wait wait longer, never shorter.
-class launch_marker final : public event_impl {
- public:
-  launch_marker(std::shared_ptr<gpu_queue> queue, std::shared_ptr<event_pool> pool)
-      : queue_(std::move(queue)), pool_(std::move(pool)) {}
-  launch_marker(const launch_marker&) = delete;
-  launch_marker& operator=(const launch_marker&) = delete;
-  ~launch_marker() override {
-    if (event_ != nullptr) pool_->give_back(event_);
-  }
+// The stream side of a GPU queue's launch markers (detail/launch_markers.hpp, which says why
+// and when a marker's event is recorded): events from the device's pool, recorded on the
+// queue's stream.
+struct marker_stream {
+  using handle = api::event_t;
+  stream_t stream;
+  int ordinal;
+  std::shared_ptr<event_pool> events;
 
-  bool is_ready() const override;
-  void wait() const override;
-  // The event to wait for: recorded on the marker's queue now if it was not yet. Waits first
-  // until the launch has queued its work (another thread may still be launching it).
-  api::event_t materialize() const;
-  const gpu_queue& queue() const noexcept { return *queue_; }
-  const event_ptr& resolved() const noexcept { return resolved_; }
-  void wait_until_queued() const {
-    while (!queued_.load(std::memory_order_acquire)) std::this_thread::yield();
+  handle record() { return record_on(stream, ordinal, *events); }
+  // An event from `pool`, recorded on `s` now (gpu_queue::record uses it too).
+  static api::event_t record_on(stream_t s, int device, event_pool& pool) {
+    make_current(device);
+    const api::event_t e = pool.take();
+    const error_t recorded = api::event_record(e, s);
+    if (recorded != success) {
+      pool.give_back(e);
+      throw_error(recorded, HIPAMP_GPU_API_PREFIX "EventRecord");
+    }
+    return e;
   }
-
- private:
-  friend class gpu_queue;
-  std::shared_ptr<gpu_queue> queue_;
-  std::shared_ptr<event_pool> pool_;
-  mutable api::event_t event_ = nullptr;  // guarded by the queue's marker mutex
-  mutable event_ptr resolved_;            // resolve_launch, before queued_ is set
-  mutable std::atomic<bool> queued_{false};
+  void release(handle e) noexcept { events->give_back(e); }
+  static bool ready(handle e) {
+    const error_t status = api::event_query(e);
+    if (status == success) return true;
+    if (status == api::not_ready) {
+      if (api::peek_last_error() == api::not_ready) (void)last_error();
+      return false;
+    }
+    throw_error(status, "waiting for device work (" HIPAMP_GPU_API_PREFIX "EventQuery)");
+  }
+  static void wait(handle e) {
+    check(api::event_synchronize(e),
+          "waiting for device work (" HIPAMP_GPU_API_PREFIX "EventSynchronize)");
+  }
 };
+using marker_ring = launch_markers<marker_stream>;
+using launch_marker = marker_ring::marker;
 
-class gpu_queue final : public queue_impl, public std::enable_shared_from_this<gpu_queue> {
+class gpu_queue final : public queue_impl {
  public:
   gpu_queue(gpu_device& device, queuing_mode mode);
   gpu_queue(const gpu_queue&) = delete;
   gpu_queue& operator=(const gpu_queue&) = delete;
-  ~gpu_queue() override { discard_error(api::stream_destroy(stream_)); }
+  ~gpu_queue() override {
+    // Markers still held outside get their events while the stream exists.
+    markers_->shutdown();
+    discard_error(api::stream_destroy(stream_));
+  }
 
   device_impl& device() const noexcept override;
   queuing_mode mode() const noexcept override { return mode_; }
@@ -541,7 +543,7 @@ class gpu_queue final : public queue_impl, public std::enable_shared_from_this<g
         wait_for(marker->resolved());
         return;
       }
-      if (&marker->queue() == this) return;  // one stream: already in order
+      if (&marker->home() == markers_.get()) return;  // one stream: already in order
       settle_pending();
       const api::event_t e = marker->materialize();
       make_current(ordinal_);
@@ -559,7 +561,7 @@ class gpu_queue final : public queue_impl, public std::enable_shared_from_this<g
   event_ptr begin_launch() override;
   void end_launch(const event_ptr& marker) override;
   void resolve_launch(const event_ptr& marker, const event_ptr& done) override {
-    static_cast<const launch_marker&>(*marker).resolved_ = done;
+    marker_ring::resolve(marker, done);
   }
   void flush() override {}  // work is submitted as it is queued
   void wait() override {
@@ -582,36 +584,17 @@ class gpu_queue final : public queue_impl, public std::enable_shared_from_this<g
   int max_threads_per_tile() const noexcept { return max_threads_; }
 
   // Before new work enters the stream: records the last launch's marker if anyone still
-  // holds it (see launch_marker).
-  void settle_pending() {
-    std::lock_guard<std::mutex> lock(marker_mutex_);
-    settle_pending_locked();
-  }
-  // A marker's event, recorded now if it was not yet (launch_marker::materialize).
-  api::event_t materialize(const launch_marker& marker) {
-    std::lock_guard<std::mutex> lock(marker_mutex_);
-    if (marker.event_ == nullptr) marker.event_ = record_handle();
-    return marker.event_;
-  }
+  // holds it (see launch_markers.hpp).
+  void settle_pending() { markers_->settle(); }
 
  private:
-  void settle_pending_locked() {
-    if (pending_.expired()) return;
-    if (const std::shared_ptr<const launch_marker> marker = pending_.lock()) {
-      if (marker->event_ == nullptr && !marker->resolved_) marker->event_ = record_handle();
-    }
-    pending_.reset();
-  }
-  // An event from the device's pool, recorded on the stream now.
-  api::event_t record_handle();
-
-  std::mutex marker_mutex_;
-  std::weak_ptr<const launch_marker> pending_;  // the last launch's marker, if not recorded
   gpu_device& device_;
   queuing_mode mode_;
   int ordinal_;
   int max_threads_;
   stream_t stream_ = nullptr;
+  // After stream_: made from it in the constructor.
+  std::shared_ptr<marker_ring> markers_;
 };
 
 class gpu_device final : public device_impl {
@@ -721,6 +704,7 @@ gpu_queue::gpu_queue(gpu_device& device, queuing_mode mode)
       max_threads_(device.properties().max_tile_size) {
   make_current(ordinal_);
   check(api::stream_create(&stream_), HIPAMP_GPU_API_PREFIX "StreamCreateWithFlags");
+  markers_ = std::make_shared<marker_ring>(marker_stream{stream_, ordinal_, device.events_ptr()});
 }
 
 device_impl& gpu_queue::device() const noexcept { return device_; }
@@ -755,62 +739,15 @@ void gpu_queue::copy_device_to_host(void* host_dst, const void* device_src, std:
   device_.staging().to_host(stream_, host_dst, device_src, bytes);
 }
 
-api::event_t gpu_queue::record_handle() {
-  make_current(ordinal_);
-  const api::event_t e = device_.events().take();
-  const error_t recorded = api::event_record(e, stream_);
-  if (recorded != success) {
-    device_.events().give_back(e);
-    throw_error(recorded, HIPAMP_GPU_API_PREFIX "EventRecord");
-  }
-  return e;
-}
-
 event_ptr gpu_queue::record() {
   settle_pending();
-  return std::make_shared<gpu_event>(record_handle(), device_.events_ptr());
+  return std::make_shared<gpu_event>(marker_stream::record_on(stream_, ordinal_, device_.events()),
+                                     device_.events_ptr());
 }
 
-event_ptr gpu_queue::begin_launch() {
-  return std::make_shared<launch_marker>(shared_from_this(), device_.events_ptr());
-}
+event_ptr gpu_queue::begin_launch() { return markers_->begin(); }
 
-void gpu_queue::end_launch(const event_ptr& marker) {
-  const auto& m = static_cast<const launch_marker&>(*marker);
-  std::lock_guard<std::mutex> lock(marker_mutex_);
-  // A launch that queued nothing settled nothing: the one before it is settled now (nothing
-  // entered the stream since its work, so this is still exact).
-  settle_pending_locked();
-  pending_ = std::static_pointer_cast<const launch_marker>(marker);
-  m.queued_.store(true, std::memory_order_release);
-}
-
-api::event_t launch_marker::materialize() const {
-  wait_until_queued();
-  return queue_->materialize(*this);
-}
-
-bool launch_marker::is_ready() const {
-  if (!queued_.load(std::memory_order_acquire)) return false;
-  if (resolved_) return resolved_->is_ready();
-  const error_t e = api::event_query(materialize());
-  if (e == success) return true;
-  if (e == api::not_ready) {
-    if (api::peek_last_error() == api::not_ready) (void)last_error();
-    return false;
-  }
-  throw_error(e, "waiting for device work (" HIPAMP_GPU_API_PREFIX "EventQuery)");
-}
-
-void launch_marker::wait() const {
-  wait_until_queued();
-  if (resolved_) {
-    resolved_->wait();
-    return;
-  }
-  check(api::event_synchronize(materialize()),
-        "waiting for device work (" HIPAMP_GPU_API_PREFIX "EventSynchronize)");
-}
+void gpu_queue::end_launch(const event_ptr& marker) { markers_->end(marker); }
 
 std::wstring widen(const std::string& s) { return std::wstring(s.begin(), s.end()); }
 
