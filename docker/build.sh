@@ -11,6 +11,9 @@
 #   HIPAMP_PREFIX      install prefix (default /usr/local, which find_package searches by default)
 #   HIPAMP_BUILD_TESTS 1 (default) builds the test suite; 0 builds the library and examples only
 #                      (CI proves Dockerfile.cpu so: it runs the suite itself, see .ci/run)
+#   HIPAMP_BUILD_EXAMPLES 1 (default) builds the examples (a check that they compile here: the
+#                      build tree, examples included, is removed at the end); 0 skips them (CI,
+#                      whose first stage builds them with the same compiler)
 #   HIPAMP_RUN_TESTS   1 (default) runs CTest (when the suite is built) and the installed
 #                      consumer; 0 builds only
 #   HIPAMP_TEST_ENV    variables for the test run, e.g. HIPAMP_DEFAULT_ACCELERATOR=cpu
@@ -33,6 +36,7 @@ phase "dependencies"
 build_tests="${HIPAMP_BUILD_TESTS:-1}"
 tests_option=()
 [[ "$build_tests" == 1 ]] || tests_option=(-DHIPAMP_BUILD_TESTS=OFF)
+[[ "${HIPAMP_BUILD_EXAMPLES:-1}" == 1 ]] || tests_option+=(-DHIPAMP_BUILD_EXAMPLES=OFF)
 
 phase "configure (backend $backend)"
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHIPAMP_BACKEND="$backend" \

@@ -21,7 +21,9 @@
 // hipamp:: there).
 #pragma once
 
-#include <hipamp/hipamp.hpp>
+// The model only, as C++ AMP's <amp.h>: no algorithms (<hipamp/model.hpp> says why). A program
+// that also uses hipamp's algorithms includes <hipamp/hipamp.hpp> or the algorithm's header.
+#include <hipamp/model.hpp>
 #include <hipamp/short_vector.hpp>
 
 // A port defines HIPAMP_ROBUST_ACCESS before this header (tools/amp2hipamp.py does). Defined

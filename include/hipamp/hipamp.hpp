@@ -1,31 +1,14 @@
-// The whole hipamp API: the C++ AMP programming model on HIP/CUDA GPUs and the CPU device.
+// The whole hipamp API: the C++ AMP programming model on HIP/CUDA GPUs and the CPU device
+// (<hipamp/model.hpp>), and the algorithms: GEMM, reductions, scans and the sort family.
 #pragma once
 
-#include <hipamp/config.hpp>
-#include <hipamp/exceptions.hpp>
-#include <hipamp/index.hpp>
-#include <hipamp/extent.hpp>
-#include <hipamp/tiled_extent.hpp>
-#include <hipamp/tile_barrier.hpp>
-#include <hipamp/completion_future.hpp>
-#include <hipamp/accelerator.hpp>
-#include <hipamp/array_view.hpp>
-#include <hipamp/array.hpp>
-#include <hipamp/array_ref.hpp>
-#include <hipamp/texture.hpp>
-#include <hipamp/copy.hpp>
-#include <hipamp/parallel_for_each.hpp>
-#include <hipamp/tiled_parallel_for_each.hpp>
-#include <hipamp/hierarchical.hpp>
-#include <hipamp/atomics.hpp>
-#include <hipamp/math.hpp>
-#include <hipamp/direct3d.hpp>
-#include <hipamp/matmul.hpp>
+#include <hipamp/model.hpp>
+
 #include <hipamp/functional.hpp>
+#include <hipamp/key_index.hpp>
+#include <hipamp/matmul.hpp>
+#include <hipamp/parallel_sort.hpp>
 #include <hipamp/reduce.hpp>
 #include <hipamp/scan.hpp>
-#include <hipamp/transfer_statistics.hpp>
-#include <hipamp/sort_order.hpp>
-#include <hipamp/key_index.hpp>
 #include <hipamp/sort.hpp>
-#include <hipamp/parallel_sort.hpp>
+#include <hipamp/sort_order.hpp>

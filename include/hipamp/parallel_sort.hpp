@@ -3,6 +3,7 @@
 // for others, key_index_type keys whose `i` indexes the source), leaving the source as is.
 // Both run on the source array's accelerator_view and work for any length.
 #pragma once
+#define HIPAMP_PARALLEL_SORT_HPP 1  // <hipamp/compat/ppl.h> asks
 
 #include <memory>
 
@@ -64,3 +65,12 @@ std::shared_ptr<array<T, 1>> parallel_sort(const array<T, 1>& source, bool rever
 
 }  // namespace HIPAMP_ALGORITHMS_ABI
 }  // namespace hipamp
+
+#if defined(HIPAMP_COMPAT_PPL_H)
+// <hipamp/compat/ppl.h> came first: its iterator parallel_sort hides this one from
+// concurrency::parallel_sort unless it is named there too (that header says why it is not
+// named from there when this one is absent).
+namespace concurrency {
+using ::hipamp::parallel_sort;
+}  // namespace concurrency
+#endif

@@ -13,6 +13,7 @@
 // Work is split into one contiguous chunk per hardware thread; the first exception a body
 // throws is rethrown on the calling thread after every chunk has finished (as PPL does).
 #pragma once
+#define HIPAMP_COMPAT_PPL_H 1  // see parallel_sort below
 
 #include <algorithm>
 #include <atomic>
@@ -85,11 +86,16 @@ using is_random_access = std::is_base_of<std::random_access_iterator_tag,
 
 namespace concurrency {
 
-// C++ AMP's parallel_for_each and hipamp's array parallel_sort stay reachable as
-// concurrency::name beside the iterator overloads declared here (a name declared directly in
-// a namespace hides the ones its using-directive would otherwise supply to qualified lookup).
+// C++ AMP's parallel_for_each stays reachable as concurrency::parallel_for_each beside the
+// iterator overloads declared here (a name declared directly in a namespace hides the ones its
+// using-directive would otherwise supply to qualified lookup). hipamp's array parallel_sort gets
+// the same using-declaration from whichever of this header and <hipamp/parallel_sort.hpp> comes
+// second (HIPAMP_COMPAT_PPL_H): including the sort here would cost every unit that includes
+// <ppl.h> the parse of the GPU sort (<hipamp/model.hpp> says how much).
 using ::hipamp::parallel_for_each;
+#if defined(HIPAMP_PARALLEL_SORT_HPP)
 using ::hipamp::parallel_sort;
+#endif
 
 // Partitioners: accepted for source compatibility, chunking is always the same.
 class auto_partitioner {};
