@@ -15,7 +15,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <type_traits>
 
 #include <hipamp/accelerator.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
@@ -48,6 +50,25 @@ inline unsigned robust_tile_static_pad(const void* kernel) noexcept {
   const std::size_t room =
       static_bytes < default_shared_limit_bytes ? default_shared_limit_bytes - static_bytes : 0;
   return static_cast<unsigned>(std::min(robust_tile_static_pad_bytes, room));
+}
+
+// Launches entry<<<blocks, threads, shared_bytes, stream>>>(args...) with each parameter passed
+// by address. <<< >>> passes its arguments by value: the host copies each one before the runtime
+// copies its bytes into the kernel's parameter buffer, and for a kernel object that copy is not
+// free: nvcc's host-side wrapper of an extended lambda (__nv_hdl_wrapper_t) copies by allocating
+// a heap copy of the lambda, copying every captured view a second time (their reference counts),
+// on every launch. The kernel receives the same bytes either way. The arguments must be of the
+// parameters' exact types: a conversion would hand the runtime the wrong bytes.
+template <class... Params, class... Args>
+error_t launch_by_address(void (*entry)(Params...), unsigned blocks, unsigned threads,
+                          unsigned shared_bytes, vendor::stream_t stream,
+                          const Args&... args) noexcept {
+  static_assert(sizeof...(Params) == sizeof...(Args) &&
+                    (std::is_same_v<std::remove_cv_t<Params>, Args> && ...),
+                "launch_by_address: each argument must have its parameter's type");
+  void* params[] = {const_cast<void*>(static_cast<const void*>(std::addressof(args)))...};
+  return vendor::launch_kernel(reinterpret_cast<const void*>(entry), blocks, threads, params,
+                               shared_bytes, stream);
 }
 
 template <int N, class Kernel>
@@ -94,9 +115,12 @@ event_ptr launch_simple_split(const accelerator_view& av, const extent<N>& domai
   for_each_launch_box(domain, max_points, [&](const index<N>& origin, const extent<N>& box) {
     const launch_box<N> part = make_launch_box(origin, box);
     const unsigned blocks = (part.count + simple_block_threads - 1) / simple_block_threads;
-    simple_kernel<N, Kernel><<<blocks, simple_block_threads, 0, target.stream>>>(kernel, part);
-    const error_t launched = last_error();
-    if (launched != success) throw_launch_error(launched, "simple", blocks, simple_block_threads);
+    const error_t launched = launch_by_address(
+        &simple_kernel<N, Kernel>, blocks, simple_block_threads, 0, target.stream, kernel, part);
+    if (launched != success) {
+      (void)last_error();  // the runtime also keeps it as the thread's last error: clear it
+      throw_launch_error(launched, "simple", blocks, simple_block_threads);
+    }
   });
   return {};
 }
@@ -139,11 +163,13 @@ event_ptr launch_tiled_split(const accelerator_view& av, const tiled_extent<D0, 
 #endif
   for_each_launch_box(tiles, max_tiles, [&](const index<rank>& origin, const extent<rank>& box) {
     const launch_box<rank> part = make_launch_box(origin, box);
-    tiled_kernel<D0, D1, D2, Kernel>
-        <<<part.count, static_cast<unsigned>(shape::size), shared_pad, target.stream>>>(kernel,
-                                                                                        part);
-    const error_t launched = last_error();
-    if (launched != success) throw_launch_error(launched, "tiled", part.count, shape::size);
+    const error_t launched = launch_by_address(&tiled_kernel<D0, D1, D2, Kernel>, part.count,
+                                               static_cast<unsigned>(shape::size), shared_pad,
+                                               target.stream, kernel, part);
+    if (launched != success) {
+      (void)last_error();  // the runtime also keeps it as the thread's last error: clear it
+      throw_launch_error(launched, "tiled", part.count, shape::size);
+    }
   });
   return {};
 }

@@ -149,6 +149,15 @@ inline error_t event_record(event_t e, stream_t s) noexcept { return cudaEventRe
 inline error_t event_query(event_t e) noexcept { return cudaEventQuery(e); }
 inline error_t event_synchronize(event_t e) noexcept { return cudaEventSynchronize(e); }
 
+// ---- launches -------------------------------------------------------------------------------
+
+// What `entry<<<blocks, threads, shared_bytes, s>>>(...)` compiles to, with the kernel's
+// parameters given by address (backend/gpu/launch.hpp: launch_by_address says why).
+inline error_t launch_kernel(const void* entry, unsigned blocks, unsigned threads, void** params,
+                             std::size_t shared_bytes, stream_t s) noexcept {
+  return cudaLaunchKernel(entry, dim3(blocks), dim3(threads), params, shared_bytes, s);
+}
+
 // ---- copies ---------------------------------------------------------------------------------
 
 inline error_t copy_to_device_async(void* dst, const void* src, std::size_t bytes,
