@@ -122,6 +122,8 @@ cudaError_t cudaEventDestroy(cudaEvent_t);
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t);
 cudaError_t cudaEventQuery(cudaEvent_t);
 cudaError_t cudaEventSynchronize(cudaEvent_t);
+// The simple and tiled launches (the only users) are the emulator's own launch.hpp.
+cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, std::size_t, cudaStream_t);
 
 namespace emu {
 extern int multiprocessors;
