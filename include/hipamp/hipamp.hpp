@@ -13,6 +13,7 @@
 #include <hipamp/array.hpp>
 #include <hipamp/array_ref.hpp>
 #include <hipamp/texture.hpp>
+#include <hipamp/kernel_capture.hpp>
 #include <hipamp/copy.hpp>
 #include <hipamp/parallel_for_each.hpp>
 #include <hipamp/tiled_parallel_for_each.hpp>
