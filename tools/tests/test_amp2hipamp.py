@@ -1011,10 +1011,10 @@ class CaptureRules(PortTest):
         # global (not captured), a name used also outside the kernel, a reference, a class type,
         # a variable of a closed block, a name declared twice, one only in sizeof.
         text = ("int g;\nvoid f(array<int, 1>& a, std::vector<int>& vec, T t) {\n"
-                "  const int c = 4;\n  static int s = 1;\n  int m = 8;\n  int& r = m;\n  { int gone = 1; }\n"
+                "  const int c = 4;\n  static int s = 1;\n  static int* sp = &s;\n  int m = 8;\n  int& r = m;\n  { int gone = 1; }\n"
                 "  int twice = 1;\n  { }\n  int z = 3;\n"
                 "  parallel_for_each(extent<1>(m), [&](index<1> i) restrict(amp) {\n"
-                "    int twice = 2; a[i] = c + s + g + m + r + twice + vec[0] + t.x + gone + int(sizeof(z));\n  });\n}\n")
+                "    int twice = 2; a[i] = c + s + g + m + r + twice + vec[0] + t.x + gone + int(sizeof(z)) + *sp;\n  });\n}\n")
         got, report = port(text)
         self.assertNotIn("forbid_capture", got)
         self.assertNotIn("by_value_capture", got)
