@@ -1229,6 +1229,15 @@ class Port:
             return ""  # a launch this script has ported already
         out = ['static_assert(hipamp::detail::by_value_capture<decltype(%s)>::ok, '
                '"C++ AMP capture rules"); ' % n for n in copies]
+        narrow = NARROW_TYPE.search(evaluated(mask[body[0]:body[1]]))
+        if narrow and not inside_template(mask, call[0]):
+            # A kernel in a template is checked only where it is instantiated (as MSVC did):
+            # left alone, as the script cannot tell whether it ever is.
+            out.append('static_assert(hipamp::detail::amp_code_rule_broken<hipamp::detail::'
+                       'amp_code_rule::narrow_type>::ok, "C++ AMP rules"); ')
+            self.warn(body[0] + narrow.start(), "restrict", "kernel uses %s: C++ AMP code supports "
+                      "only int, unsigned int, long, unsigned long, bool, float and double (MSVC "
+                      "C3581); the port fails to compile" % squash(narrow.group(0)))
         used = kernel_uses(mask, body)
         outside = set(re.findall(r"[A-Za-z_]\w*", mask[call[0]:start] + mask[body[1]:call[1]]))
         arrays = self.array_names(call[0])[0]
@@ -2006,15 +2015,47 @@ FUNCTION_TAIL = re.compile(r"(?:\b(?:const|noexcept|override|final|mutable|__GPU
                            r"__CPU_ONLY|%s)|restrict\s*\([^()]*\))\s*$" % RESTRICT_MACRO)
 
 
-def kernel_uses(mask, body):
-    """Names a kernel body uses outside unevaluated operands (sizeof, decltype, ...), not as
-    members (`.x`, `->x`, `::x`)."""
-    text = mask[body[0]:body[1]]
+# Fundamental types C++ AMP code does not support (it has int, unsigned int, long, unsigned
+# long, bool, float, double): what a kernel may not name (MSVC C3581).
+NARROW_TYPE = re.compile(r"\b(?:(?:(?:un)?signed\s+)?(?:char|short)|wchar_t|char16_t|char32_t|"
+                         r"long\s+long|__int8|__int16|__int64)\b")
+
+
+def evaluated(text):
+    """text with its unevaluated operands (sizeof, decltype, alignof, noexcept, typeid) blanked."""
     for m in re.finditer(r"\b(?:sizeof|decltype|alignof|noexcept|typeid)\s*\(", text):
         close = match_forward(text, m.end() - 1)
         if close is not None:
             text = text[:m.start()] + " " * (close + 1 - m.start()) + text[close + 1:]
-    return set(re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", text))
+    return text
+
+
+def kernel_uses(mask, body):
+    """Names a kernel body uses outside unevaluated operands (sizeof, decltype, ...), not as
+    members (`.x`, `->x`, `::x`)."""
+    return set(re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", evaluated(mask[body[0]:body[1]])))
+
+
+def inside_template(mask, offset):
+    """Whether offset lies in a template's definition (a function or class template, or a member
+    of one): some enclosing block's head says `template <`."""
+    limit = offset
+    while True:
+        depth, j = 0, limit - 1
+        while j >= 0:
+            if mask[j] == "}":
+                depth += 1
+            elif mask[j] == "{":
+                if depth == 0:
+                    break
+                depth -= 1
+            j -= 1
+        if j < 0:
+            return False
+        head = max(mask.rfind(";", 0, j), mask.rfind("}", 0, j), mask.rfind("{", 0, j))
+        if re.search(r"\btemplate\s*<", mask[head + 1:j]):
+            return True
+        limit = j
 
 
 def statement_segments(mask, lo, hi):

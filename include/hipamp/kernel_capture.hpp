@@ -93,6 +93,18 @@ auto forbid_capture(T& x) {
   }
 }
 
+// Rules on a kernel's code the script checks by reading it.
+enum class amp_code_rule { narrow_type };
+
+template <amp_code_rule Rule>
+struct amp_code_rule_broken {
+  static_assert(Rule != amp_code_rule::narrow_type,
+                "C++ AMP: code in a kernel supports only the fundamental types int, unsigned int, "
+                "long, unsigned long, bool, float and double (and classes of them); this kernel "
+                "names char, short, long long or wchar_t (MSVC: error C3581)");
+  static constexpr bool ok = true;
+};
+
 // A name a kernel's capture list copies explicitly (`[&, p]`, `[p]`): its type must be one C++
 // AMP copies to an accelerator.
 template <class Declared>

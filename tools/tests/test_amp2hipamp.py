@@ -1006,6 +1006,34 @@ class CaptureRules(PortTest):
         self.rejected("  V v;\n  parallel_for_each(a.extent, [&, v](index<1> i) restrict(amp) { a[i] = v.f(); });",
                       "class with virtual functions")
 
+    def test_narrow_fundamental_types_in_a_kernel(self):
+        for t in ("short", "unsigned char", "long long", "wchar_t"):
+            with self.subTest(type=t):
+                got, report = self.rejected(
+                    "  parallel_for_each(av.extent, [=](index<1> i) restrict(amp) { %s s = 1; av[i] = int(s); });" % t,
+                    "this kernel names char, short, long long or wchar_t")
+                self.assertTrue(any("kernel uses %s" % t in l for l in report), report)
+        self.rejected("  parallel_for_each(a.extent, [=, &a](index<1> i) restrict(amp) {\n"
+                      "    array_view<short, 1> r = a.reinterpret_as<short>(); });",
+                      "this kernel names char, short, long long or wchar_t")
+
+    def test_narrow_types_outside_evaluated_kernel_code_are_left_alone(self):
+        # In sizeof, a comment, a string, a name (short_vector), a CPU lambda; and a kernel in a
+        # template, which MSVC checked only where instantiated.
+        text = ("void f(array_view<int, 1> av) {\n"
+                "  parallel_for_each(av.extent, [=](index<1> i) restrict(amp) {\n"
+                "    av[i] = int(sizeof(short)) + short_vector<int, 2>::size; // a short note\n"
+                "    const char* unused = nullptr; (void)\"char\";\n  });\n"
+                "  auto host = [](short s) { return s; };\n}\n"
+                "template <class T> void g(array_view<T, 1> av) {\n"
+                "  parallel_for_each(av.extent, [=](index<1> i) restrict(amp) { short s = 1; av[i] = s; });\n}\n")
+        got, report = port(text)
+        self.assertEqual(got.count("amp_code_rule_broken"), 1, got)  # the char* pointer only
+        text = text.replace("    const char* unused = nullptr; (void)\"char\";\n", "")
+        got, report = port(text)
+        self.assertNotIn("amp_code_rule", got)
+        self.assertFalse([l for l in report if "kernel uses" in l], report)
+
     def test_what_is_not_a_local_scalar_or_pointer_is_left_alone(self):
         # Out of the rules' reach: a const local (a constant, not captured), a static local and a
         # global (not captured), a name used also outside the kernel, a reference, a class type,
