@@ -6,7 +6,8 @@ void f() {
   hipamp::array_view<int, 1> v(b.extent);
   {
     auto& hipamp_ref_b = b;
-    auto b = hipamp::detail::forbid_capture<hipamp::detail::capture_rule::array_by_value>(hipamp_ref_b);
+    auto b =
+        hipamp::detail::forbid_capture<hipamp::detail::capture_rule::array_by_value>(hipamp_ref_b);
     hipamp::parallel_for_each(v.extent, [=](hipamp::index<1> i) { v[i] = b[i]; });
   }
 }

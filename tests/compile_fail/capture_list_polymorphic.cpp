@@ -1,4 +1,4 @@
-// expect: C\+\+ AMP: a parallel_for_each kernel cannot capture a value of a class with virtual functions
+// expect: C\+\+ AMP: a parallel_for_each kernel cannot capture a value of a class with virtual
 // What tools/amp2hipamp.py writes for `[&, s]`: a name in the capture list is always copied.
 #include <hipamp/hipamp.hpp>
 struct shape {
