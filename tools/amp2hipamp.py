@@ -51,7 +51,13 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
                parallel_for_each(..., [=] ...); }  for every captured name declared as a C++ AMP
              array or texture (in the function, at file scope or in included local headers); kernel-only
              functions' array<T, N>& parameters -> hipamp::array_ref<T, N>, const ones ->
-             hipamp::array_ref<const T, N> (const array_ref<T, N> where T is a template parameter)
+             hipamp::array_ref<const T, N> (const array_ref<T, N> where T is a template parameter);
+             C++ AMP's capture rules, in the same block (include/hipamp/kernel_capture.hpp): a
+             static_assert on the type of each name the capture list copies (no pointer, array
+             or class with virtual functions), and a local scalar or pointer captured by
+             reference, or a local pointer or array captured by `[=]`, shadowed by a value whose
+             copy (the capture) fails to compile; a kernel naming char, short, long long or
+             wchar_t gets a static_assert (outside templates)
 
 Files that show no sign of C++ AMP (no AMP header, no concurrency:: name or using-directive, no
 restrict(...), no array_view/tiled_index/parallel_for_each/tile_static/.default_view) get only

@@ -900,20 +900,21 @@ class CaptureByReference(PortTest):
 
 # C++ AMP's capture rules for kernels (include/hipamp/kernel_capture.hpp): only an array or a
 # texture by reference, no pointer, no array by value, no class with virtual functions. Valid
-# neighbours of each rule, ported and run: a const local as a tile size, a static local, a global,
-# a name only in the extent argument or only in sizeof, a name the body declares itself, a
-# variable of an earlier block with a global of the same name, copies of scalars, views and PODs.
+# neighbours of each rule, ported and run: a const local as a tile size, a static const local, a
+# const global, a name only in the extent argument or only in sizeof, a name the body declares
+# itself, a variable of an earlier block with a global of the same name, copies of scalars, views
+# and PODs.
 CAPTURE_RULES_VALID = r"""#include <amp.h>
 #include <cstdio>
 #include <vector>
 using namespace concurrency;
-int g = 3;
+const int g = 3;
 float* gp = nullptr;
 struct Pod { int a; float b; };
 int main()
 {
     const int n = 64;
-    static int s = 5;
+    static const int s = 5;
     std::vector<int> v(n, 1);
     array<int, 1> a(n, v.begin());
     array_view<int, 1> av(n, v);
