@@ -57,7 +57,8 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              or class with virtual functions), and a local scalar or pointer captured by
              reference, or a local pointer or array captured by `[=]`, shadowed by a value whose
              copy (the capture) fails to compile; a kernel naming char, short, long long or
-             wchar_t gets a static_assert (outside templates)
+             wchar_t gets a static_assert (outside templates), and so does
+             `array_view<T, N> v(16, 16);` (N integer literals) in amp-restricted code
 
 Files that show no sign of C++ AMP (no AMP header, no concurrency:: name or using-directive, no
 restrict(...), no array_view/tiled_index/parallel_for_each/tile_static/.default_view) get only
@@ -416,6 +417,7 @@ class Port:
         self.port_template_keyword()
         self.port_wide_output()
         self.port_captures(kernels)
+        self.check_views_without_source()
         self.port_view_references()
         self.port_mixed_min_max()
         self.port_template_argument_signedness()
@@ -1278,6 +1280,28 @@ class Port:
                                   "(MSVC C3597); the port fails to compile"}[rule] % n)
         return "".join(out)
 
+    def check_views_without_source(self):
+        """`array_view<T, N> v(16, 16)` in amp-restricted code: C++ AMP makes an array_view
+        without a data source only on the CPU (its constructors are restrict(cpu); MSVC C3930).
+        Only the form the script reads for certain counts, N integer literals; a static_assert
+        naming the rule follows the declaration. Code inside templates is left alone."""
+        mask = self.src.mask
+        decl = re.compile(r"(?<![\w:])(?:(?:concurrency|Concurrency|hipamp)\s*::\s*)?array_view\s*<"
+                          r"[^;{}()<>]*?,\s*(\d)\s*>\s*[A-Za-z_]\w*\s*\(\s*(\d+\s*(?:,\s*\d+\s*)*)\)\s*;")
+        for m in decl.finditer(mask):
+            if len(m.group(2).split(",")) != int(m.group(1)) or self.src.in_directive(m.start()):
+                continue
+            if not amp_restricted_at(mask, m.start()) or inside_template(mask, m.start()):
+                continue
+            if mask.startswith(" static_assert(hipamp::detail::amp_code_rule_broken", m.end()):
+                continue
+            self.edit(m.end(), m.end(), ' static_assert(hipamp::detail::amp_code_rule_broken<'
+                      'hipamp::detail::amp_code_rule::view_without_data_source>::ok, '
+                      '"C++ AMP rules");', "restrict", None)
+            self.warn(m.start(), "restrict", "an array_view without a data source made in "
+                      "amp-restricted code: C++ AMP makes those only on the CPU (MSVC C3930); the "
+                      "port fails to compile")
+
     def lambda_body(self, capture_end):
         """(start, end) of the braces of the lambda whose capture ends at capture_end."""
         mask = self.src.mask
@@ -2040,6 +2064,32 @@ def kernel_uses(mask, body):
     """Names a kernel body uses outside unevaluated operands (sizeof, decltype, ...), not as
     members (`.x`, `->x`, `::x`)."""
     return set(re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", evaluated(mask[body[0]:body[1]])))
+
+
+def amp_restricted_at(mask, offset):
+    """Whether offset lies in the body of an amp-restricted function or lambda (the innermost
+    enclosing function-like body: its head says restrict(...amp...), __GPU or HIPAMP_RESTRICT)."""
+    limit = offset
+    while True:
+        depth, j = 0, limit - 1
+        while j >= 0:
+            if mask[j] == "}":
+                depth += 1
+            elif mask[j] == "{":
+                if depth == 0:
+                    break
+                depth -= 1
+            j -= 1
+        if j < 0:
+            return False
+        head = mask[max(mask.rfind(";", 0, j), mask.rfind("}", 0, j), mask.rfind("{", 0, j)) + 1:j]
+        if re.search(r"\brestrict\s*\([^()]*\bamp\b|\b__GPU(?:_ONLY)?\b|\b%s\b" % RESTRICT_MACRO,
+                     head):
+            return True
+        if re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|->[^{;]*|\s)*$",
+                     head) and not re.search(r"\b(?:if|for|while|switch|catch)\s*\(", head):
+            return False  # the innermost function is not amp-restricted
+        limit = j
 
 
 def inside_template(mask, offset):

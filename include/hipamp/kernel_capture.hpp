@@ -94,7 +94,7 @@ auto forbid_capture(T& x) {
 }
 
 // Rules on a kernel's code the script checks by reading it.
-enum class amp_code_rule { narrow_type };
+enum class amp_code_rule { narrow_type, view_without_data_source };
 
 template <amp_code_rule Rule>
 struct amp_code_rule_broken {
@@ -102,6 +102,9 @@ struct amp_code_rule_broken {
                 "C++ AMP: code in a kernel supports only the fundamental types int, unsigned int, "
                 "long, unsigned long, bool, float and double (and classes of them); this kernel "
                 "names char, short, long long or wchar_t (MSVC: error C3581)");
+  static_assert(Rule != amp_code_rule::view_without_data_source,
+                "C++ AMP: an array_view without a data source can be made only on the CPU, not "
+                "in amp-restricted code (MSVC: error C3930)");
   static constexpr bool ok = true;
 };
 

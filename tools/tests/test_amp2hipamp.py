@@ -1035,6 +1035,24 @@ class CaptureRules(PortTest):
         self.assertNotIn("amp_code_rule", got)
         self.assertFalse([l for l in report if "kernel uses" in l], report)
 
+    def test_view_without_a_data_source_in_amp_code(self):
+        got, report = port("void f() restrict(amp) {\n  array_view<int, 2> v(16, 16);\n}\n"
+                           "void g() restrict(amp, cpu) { if (true) { array_view<float, 1> w(8); } }\n")
+        self.assertEqual(got.count("view_without_data_source"), 2, got)
+        self.assertEqual(port(got)[0], got, "not idempotent")
+        got, _ = self.rejected("  parallel_for_each(av.extent, [=](index<1> i) restrict(amp) {\n"
+                               "    array_view<int, 1> tmp(4); av[i] = 0; });",
+                               "an array_view without a data source can be made only on the CPU")
+
+    def test_views_with_a_source_or_on_the_cpu_are_left_alone(self):
+        text = ("void f(std::vector<int>& v, int n) {\n  array_view<int, 2> a(16, 16);\n"
+                "  parallel_for_each(a.extent, [=](index<2> i) restrict(amp) {\n"
+                "    array_view<int, 1> b(4, v); array_view<int, 1> c(n); a[i] = 0; });\n}\n"
+                "void h() restrict(amp) { auto k = [](int) { array_view<int, 1> d(4); }; }\n"
+                "template <class T> void t() restrict(amp) { array_view<T, 1> e(4); }\n")
+        got, report = port(text)
+        self.assertNotIn("view_without_data_source", got)
+
     def test_what_is_not_a_local_scalar_or_pointer_is_left_alone(self):
         # Out of the rules' reach: a const local (a constant, not captured), a static local and a
         # global (not captured), a name used also outside the kernel, a reference, a class type,
