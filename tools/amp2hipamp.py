@@ -51,7 +51,14 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
                parallel_for_each(..., [=] ...); }  for every captured name declared as a C++ AMP
              array or texture (in the function, at file scope or in included local headers); kernel-only
              functions' array<T, N>& parameters -> hipamp::array_ref<T, N>, const ones ->
-             hipamp::array_ref<const T, N> (const array_ref<T, N> where T is a template parameter)
+             hipamp::array_ref<const T, N> (const array_ref<T, N> where T is a template parameter);
+             C++ AMP's capture rules, in the same block (include/hipamp/kernel_capture.hpp): a
+             static_assert on the type of each name the capture list copies (no pointer, array
+             or class with virtual functions), and a local scalar or pointer captured by
+             reference, or a local pointer or array captured by `[=]`, shadowed by a value whose
+             copy (the capture) fails to compile; a kernel naming char, short, long long or
+             wchar_t gets a static_assert (outside templates), and so does
+             `array_view<T, N> v(16, 16);` (N integer literals) in amp-restricted code
 
 Files that show no sign of C++ AMP (no AMP header, no concurrency:: name or using-directive, no
 restrict(...), no array_view/tiled_index/parallel_for_each/tile_static/.default_view) get only
@@ -410,6 +417,7 @@ class Port:
         self.port_template_keyword()
         self.port_wide_output()
         self.port_captures(kernels)
+        self.check_views_without_source()
         self.port_view_references()
         self.port_mixed_min_max()
         self.port_template_argument_signedness()
@@ -1142,7 +1150,8 @@ class Port:
                 self.warn(start, "capture", "kernel lambda %s captures this: on a GPU the object "
                           "lives in host memory; copy the members the kernel needs into locals" %
                           squash(mask[start:end]))
-            if "&" not in capture:
+            checks = self.capture_rule_checks(start, end, items)
+            if "&" not in capture and not checks:
                 continue
             body = self.lambda_body(end)
             if body is None:
@@ -1153,6 +1162,12 @@ class Port:
                 self.warn(start, "capture", "kernel lambda uses this->: on a GPU the object lives "
                           "in host memory")
             call = self.enclosing_launch(start)
+            if "&" not in capture:
+                if call is not None and call[0] >= done_to:
+                    self.edit(call[0], call[0], "{ " + checks, "capture", None)
+                    self.edit(call[1], call[1], " }", "capture", None)
+                    done_to = call[1]
+                continue
             if call is None or call[0] < done_to:
                 self.warn(start, "capture", "kernel lambda %s captures by reference outside a "
                           "parallel_for_each(...); statement: nvcc rejects it; capture by value "
@@ -1199,9 +1214,93 @@ class Port:
                           if handles else ""))
             head = "".join("auto& hipamp_ref_%s = %s; auto %s = hipamp::kernel_handle(hipamp_ref_%s); "
                            % (n, n, n, n) for n in handles)
-            self.edit(call[0], call[0], "{ " + head, "capture", None)
+            self.edit(call[0], call[0], "{ " + checks + head, "capture", None)
             self.edit(call[1], call[1], " }", "capture", None)
             done_to = call[1]
+
+    def capture_rule_checks(self, start, end, items):
+        """C++ AMP's capture rules for the kernel whose capture list is mask[start:end], as code
+        for the block around its launch (include/hipamp/kernel_capture.hpp): a pointer or a
+        non-const scalar local captured by reference, or implicitly by value a pointer, an array
+        or a texture, is shadowed by a forbidden_capture (an error only if the kernel really
+        captures it); a name the list copies explicitly gets a static_assert on its type. Only
+        locals whose one declaration in scope the script reads for certain are shadowed."""
+        mask = self.src.mask
+        call = self.enclosing_launch(start)
+        body = self.lambda_body(end)
+        if call is None or body is None:
+            return ""
+        by_ref = {i[1:].strip() for i in items if i.startswith("&") and i != "&"}
+        default_ref, default_value = "&" in items, "=" in items
+        copies = [i for i in items if re.fullmatch(r"[A-Za-z_]\w*", i) and i != "this"]
+        if re.search(r"hipamp_ref_|hipamp::detail::", mask[mask.rfind("{", 0, call[0]):call[0]]):
+            return ""  # a launch this script has ported already
+        out = ['static_assert(hipamp::detail::by_value_capture<decltype(%s)>::ok, '
+               '"C++ AMP capture rules"); ' % n for n in copies]
+        narrow = NARROW_TYPE.search(evaluated(mask[body[0]:body[1]]))
+        if narrow and not inside_template(mask, call[0]):
+            # A kernel in a template is checked only where it is instantiated (as MSVC did):
+            # left alone, as the script cannot tell whether it ever is.
+            out.append('static_assert(hipamp::detail::amp_code_rule_broken<hipamp::detail::'
+                       'amp_code_rule::narrow_type>::ok, "C++ AMP rules"); ')
+            self.warn(body[0] + narrow.start(), "restrict", "kernel uses %s: C++ AMP code supports "
+                      "only int, unsigned int, long, unsigned long, bool, float and double (MSVC "
+                      "C3581); the port fails to compile" % squash(narrow.group(0)))
+        used = kernel_uses(mask, body)
+        outside = set(re.findall(r"[A-Za-z_]\w*", mask[call[0]:start] + mask[body[1]:call[1]]))
+        arrays = self.array_names(call[0])[0]
+        segments = None
+        poisons = []
+        for n in sorted((used | by_ref) - outside - set(copies)):
+            implicit = n not in by_ref
+            if implicit and local_kind([mask[body[0]:body[1]]], n) is not None:
+                continue  # the body may declare its own n
+            if implicit and not (default_ref or default_value) or n not in used and implicit:
+                continue
+            if segments is None:
+                segments = scope_segments(blank_directives(mask), call[0])
+                if segments is None:
+                    return "".join(out)
+            kind = local_kind(segments, n)
+            if not implicit or default_ref:
+                rule = "by_reference" if kind in ("scalar", "pointer") and n not in arrays else None
+            else:
+                rule = {"pointer": "pointer", "array": "array_by_value"}.get(kind)
+            if rule:
+                poisons.append((n, rule))
+        for n, rule in poisons:
+            out.append("auto& hipamp_ref_%s = %s; auto %s = hipamp::detail::forbid_capture<"
+                       "hipamp::detail::capture_rule::%s>(hipamp_ref_%s); " % (n, n, n, rule, n))
+            self.warn(start, "capture", {
+                "by_reference": "kernel captures %s by reference: C++ AMP allows only an array or "
+                                "a texture there (MSVC C3590); the port fails to compile",
+                "pointer": "kernel captures the pointer %s: C++ AMP forbids it (MSVC C3596); the "
+                           "port fails to compile",
+                "array_by_value": "kernel captures the array %s by value: C++ AMP forbids it "
+                                  "(MSVC C3597); the port fails to compile"}[rule] % n)
+        return "".join(out)
+
+    def check_views_without_source(self):
+        """`array_view<T, N> v(16, 16)` in amp-restricted code: C++ AMP makes an array_view
+        without a data source only on the CPU (its constructors are restrict(cpu); MSVC C3930).
+        Only the form the script reads for certain counts, N integer literals; a static_assert
+        naming the rule follows the declaration. Code inside templates is left alone."""
+        mask = self.src.mask
+        decl = re.compile(r"(?<![\w:])(?:(?:concurrency|Concurrency|hipamp)\s*::\s*)?array_view\s*<"
+                          r"[^;{}()<>]*?,\s*(\d)\s*>\s*[A-Za-z_]\w*\s*\(\s*(\d+\s*(?:,\s*\d+\s*)*)\)\s*;")
+        for m in decl.finditer(mask):
+            if len(m.group(2).split(",")) != int(m.group(1)) or self.src.in_directive(m.start()):
+                continue
+            if not amp_restricted_at(mask, m.start()) or inside_template(mask, m.start()):
+                continue
+            if mask.startswith(" static_assert(hipamp::detail::amp_code_rule_broken", m.end()):
+                continue
+            self.edit(m.end(), m.end(), ' static_assert(hipamp::detail::amp_code_rule_broken<'
+                      'hipamp::detail::amp_code_rule::view_without_data_source>::ok, '
+                      '"C++ AMP rules");', "restrict", None)
+            self.warn(m.start(), "restrict", "an array_view without a data source made in "
+                      "amp-restricted code: C++ AMP makes those only on the CPU (MSVC C3930); the "
+                      "port fails to compile")
 
     def lambda_body(self, capture_end):
         """(start, end) of the braces of the lambda whose capture ends at capture_end."""
@@ -1932,6 +2031,210 @@ def transitive_includes_of(path, seen=None):
         if found:
             transitive_includes_of(found, seen)
     return seen
+
+
+# ---- locals in scope at a launch (the capture rules) ------------------------------------------
+BLOCK_HEADS = {"if", "for", "while", "switch", "catch"}
+SCALAR_WORDS = {"int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool",
+                "size_t", "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
+                "uint16_t", "uint32_t", "uint64_t", "volatile"}
+# Words after which a name is an operand, not a declarator.
+NOT_DECLARATORS = {"return", "delete", "throw", "case", "goto", "else", "do", "new", "co_return",
+                   "co_yield", "co_await", "sizeof", "alignof", "typeid", "and", "or", "not"}
+FUNCTION_TAIL = re.compile(r"(?:\b(?:const|noexcept|override|final|mutable|__GPU_ONLY|__GPU|"
+                           r"__CPU_ONLY|%s)|restrict\s*\([^()]*\))\s*$" % RESTRICT_MACRO)
+
+
+# Fundamental types C++ AMP code does not support (it has int, unsigned int, long, unsigned
+# long, bool, float, double): what a kernel may not name (MSVC C3581).
+NARROW_TYPE = re.compile(r"\b(?:(?:(?:un)?signed\s+)?(?:char|short)|wchar_t|char16_t|char32_t|"
+                         r"long\s+long|__int8|__int16|__int64)\b")
+
+
+def evaluated(text):
+    """text with its unevaluated operands (sizeof, decltype, alignof, noexcept, typeid) blanked."""
+    for m in re.finditer(r"\b(?:sizeof|decltype|alignof|noexcept|typeid)\s*\(", text):
+        close = match_forward(text, m.end() - 1)
+        if close is not None:
+            text = text[:m.start()] + " " * (close + 1 - m.start()) + text[close + 1:]
+    return text
+
+
+def kernel_uses(mask, body):
+    """Names a kernel body uses outside unevaluated operands (sizeof, decltype, ...), not as
+    members (`.x`, `->x`, `::x`)."""
+    return set(re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", evaluated(mask[body[0]:body[1]])))
+
+
+def amp_restricted_at(mask, offset):
+    """Whether offset lies in the body of an amp-restricted function or lambda (the innermost
+    enclosing function-like body: its head says restrict(...amp...), __GPU or HIPAMP_RESTRICT)."""
+    limit = offset
+    while True:
+        depth, j = 0, limit - 1
+        while j >= 0:
+            if mask[j] == "}":
+                depth += 1
+            elif mask[j] == "{":
+                if depth == 0:
+                    break
+                depth -= 1
+            j -= 1
+        if j < 0:
+            return False
+        head = mask[max(mask.rfind(";", 0, j), mask.rfind("}", 0, j), mask.rfind("{", 0, j)) + 1:j]
+        if re.search(r"\brestrict\s*\([^()]*\bamp\b|\b__GPU(?:_ONLY)?\b|\b%s\b" % RESTRICT_MACRO,
+                     head):
+            return True
+        if re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|->[^{;]*|\s)*$",
+                     head) and not re.search(r"\b(?:if|for|while|switch|catch)\s*\(", head):
+            return False  # the innermost function is not amp-restricted
+        limit = j
+
+
+def inside_template(mask, offset):
+    """Whether offset lies in a template's definition (a function or class template, or a member
+    of one): some enclosing block's head says `template <`."""
+    limit = offset
+    while True:
+        depth, j = 0, limit - 1
+        while j >= 0:
+            if mask[j] == "}":
+                depth += 1
+            elif mask[j] == "{":
+                if depth == 0:
+                    break
+                depth -= 1
+            j -= 1
+        if j < 0:
+            return False
+        head = max(mask.rfind(";", 0, j), mask.rfind("}", 0, j), mask.rfind("{", 0, j))
+        if re.search(r"\btemplate\s*<", mask[head + 1:j]):
+            return True
+        limit = j
+
+
+def statement_segments(mask, lo, hi):
+    """The statements of mask[lo:hi] at its own block level: nested braced blocks left out
+    (their declarations are out of scope after them), split at `;`."""
+    segs, cur, i, depth = [], [], lo, 0
+    while i < hi:
+        c = mask[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        if c == "{" and depth == 0:
+            close = match_forward(mask, i)
+            segs.append("".join(cur))
+            cur = []
+            if close is None or close >= hi:
+                return segs
+            i = close + 1
+            continue
+        if c == ";" and depth == 0:
+            segs.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    segs.append("".join(cur))
+    return segs
+
+
+def scope_segments(mask, offset):
+    """The statements whose declarations are in scope at offset inside a function body: those
+    before it in each enclosing block, the heads of enclosing for/if/while/switch/catch, and the
+    parameters of the innermost enclosing function or lambda; None when that function is not
+    found (offset not in a function, or a brace the script cannot classify)."""
+    segs, limit = [], offset
+    while True:
+        depth, j = 0, limit - 1
+        while j >= 0:
+            if mask[j] == "}":
+                depth += 1
+            elif mask[j] == "{":
+                if depth == 0:
+                    break
+                depth -= 1
+            j -= 1
+        if j < 0:
+            return None
+        segs += statement_segments(mask, j + 1, limit)
+        k = skip_space_back(mask, j)
+        while True:
+            t = FUNCTION_TAIL.search(mask, 0, k)
+            if not t or t.start() == k:
+                break
+            k = skip_space_back(mask, t.start())
+        if k > 0 and mask[k - 1] == ")":
+            open_ = match_back(mask, k - 1, "(", ")")
+            if open_ is None:
+                return None
+            w = re.search(r"([A-Za-z_]\w*)\s*$", mask[:open_])
+            inside = mask[open_ + 1:k - 1]
+            if w and w.group(1) in BLOCK_HEADS:
+                segs += inside.split(";")
+                limit = w.start(1)
+                continue
+            depth, cur = 0, []
+            for c in inside:  # the parameters, one a segment
+                depth += c in "(<[{"
+                depth -= c in ")>]}"
+                if c == "," and depth == 0:
+                    segs.append("".join(cur))
+                    cur = []
+                else:
+                    cur.append(c)
+            segs.append("".join(cur))
+            return segs
+        prev = re.search(r"(\w+|\S)\s*$", mask[:k])
+        if prev is None or prev.group(1) not in (";", "{", "}", ":", "else", "do", "try"):
+            return None  # a class, a namespace, an initializer...
+        limit = j
+
+
+def local_kind(segments, name):
+    """What the one declaration of name among segments declares: "scalar" (a non-const
+    arithmetic local), "pointer" (a non-const pointer), "array" (a C++ AMP array or texture, not
+    a reference), or "other"; None where nothing there declares it. Anything that could be a
+    second declaration of it (a name after a type-like token) makes it "other"."""
+    found = []
+    for seg in segments:
+        for m in re.finditer(r"(?<![\w.:>])(?<!->)%s\b" % re.escape(name), seg):
+            before = seg[:m.start()].rstrip()
+            after = seg[m.end():].lstrip()
+            typed = before.rstrip("*& \t\n")  # `T x`, `T* x`, `T<U> &x`; not `= *x`, `a[i] * x`
+            word = re.search(r"[A-Za-z_]\w*$", typed)
+            if typed and (typed[-1] == ">" or word and word.group(0) not in NOT_DECLARATORS) \
+                    and (not after or after[0] in "=;,([{)"):
+                found.append(before)
+    if not found:
+        return None
+    if len(found) > 1:
+        return "other"
+    head = found[0].strip()
+    if re.search(r"[=(){}\[\];?!|^%+/-]|<<|>>", head):
+        return "other"
+    words = re.findall(r"[A-Za-z_]\w*", head)
+    if not words or set(words) & {"static", "constexpr", "extern", "thread_local", "return",
+                                  "delete", "throw", "goto", "case", "else", "do", "new",
+                                  "using", "typedef", "auto", "decltype", "operator", "friend",
+                                  "template", "typename", "struct", "class", "union", "enum"}:
+        return "other"
+    if head.count("<") != head.count(">") or "&" in head:
+        return "other"
+    if head.endswith("*"):
+        return "pointer"
+    if "const" in words:
+        return "other"
+    plain = re.sub(r"\bstd\s*::\s*", "", head)
+    if set(re.findall(r"[A-Za-z_]\w*|\S", plain)) <= SCALAR_WORDS:
+        return "scalar"
+    if re.fullmatch(r"(?:(?:concurrency|Concurrency|hipamp)\s*::\s*)?(?:graphics\s*::\s*)?"
+                    r"(?:array|texture)\s*<.*>", head, re.S):
+        return "array"
+    return "other"
 
 
 # ---- small scanners over the mask -----------------------------------------------------------

@@ -23,6 +23,7 @@
 #include <hipamp/extent.hpp>
 #include <hipamp/hierarchical.hpp>
 #include <hipamp/index.hpp>
+#include <hipamp/kernel_capture.hpp>
 #include <hipamp/math.hpp>
 #include <hipamp/parallel_for_each.hpp>
 #include <hipamp/texture.hpp>
