@@ -1387,13 +1387,15 @@ class Port:
         # One decision per function, so that its declarations and its definition agree.
         modified = {name for name, params, body, _ in lists.values()
                     if view_params_modified(mask, params, body)}
+        passed_on = {name for name, params, body, _ in lists.values()
+                     if view_params_passed_on(mask, params, body)}
         for name, params, body, _ in lists.values():
-            by_value = name in modified
+            by_value = name in modified or name in passed_on
             for start, end, new in rewrite_view_params(mask, params[0], params[1], by_value):
                 self.edit(start, end, new, "msvc", "parameter %s -> %s in %s (MSVC binds "
                           "temporaries to non-const references; g++ and nvcc do not)" % (
                               squash(self.src.text[start:end]), squash(new), name))
-            if by_value and body is not None:
+            if name in modified and body is not None:
                 self.warn(params[0], "msvc", "%s assigns or swaps an array_view parameter it "
                           "took by non-const reference: it now takes the view by value, so a "
                           "caller passing a named view no longer sees the view replaced" % name)
@@ -1638,6 +1640,26 @@ def view_ref_matches(mask, lo, hi):
             continue  # a function returning a reference
         out.append(m)
     return out
+
+
+def view_params_passed_on(mask, params, body):
+    """Whether the body passes one of the array_view& parameters, whole, as an argument of a
+    call. A const& parameter could not go on to a function that takes the view (or, through a
+    template, any container) by non-const reference, as the conformance suite's CopyTestFlow.h
+    does (`ModifyOnCpu(av)` with `template <template <typename, int> class C, ...>
+    void ModifyOnCpu(C<T, N>&)`): such a function takes the view by value instead, a copy of
+    the handle, which its callees may bind to a non-const reference."""
+    if body is None:
+        return False
+    inner = mask[body[0]:body[1]]
+    for m in view_ref_matches(mask, params[0], params[1]):
+        name = re.match(r"\s*([A-Za-z_]\w*)", mask[m.end():])
+        if not name:
+            continue
+        if re.search(r"\w\s*(?:<[^;{}()]*>)?\s*\((?:[^;()]*,)?\s*%s\s*[,)]" % re.escape(name.group(1)),
+                     inner):
+            return True
+    return False
 
 
 def view_params_modified(mask, params, body):

@@ -1270,6 +1270,25 @@ class MsvcPermissiveParsing(PortTest):
         self.assertTrue(any("warning [msvc] PingPong assigns or swaps" in l for l in report), report)
         self.assertEqual(port(got)[0], got)
 
+    def test_a_view_reference_passed_on_is_taken_by_value(self):
+        # As the conformance suite's copy tests do: a function that takes the view by reference
+        # hands it on to a template that takes any container by non-const reference. A const&
+        # parameter could not bind there; a copy of the handle can, and writes through it reach
+        # the caller's data.
+        text = ("#include <amp.h>\n#include <cstdio>\n#include <vector>\n"
+                "template <template <typename, int> class C, typename T, int N>\n"
+                "void Bump(C<T, N>& c) { c[0] += 1; }\n"
+                "template <typename T, int N>\n"
+                "void BumpView(concurrency::array_view<T, N>& v) { v.synchronize(); Bump(v); }\n"
+                "int main() {\n  std::vector<int> d(4, 1);\n"
+                "  BumpView(concurrency::array_view<int, 1>(4, d));\n"
+                "  std::printf(\"%d\\n\", d[0]);\n  return d[0] == 2 ? 0 : 1;\n}\n")
+        got, report = port(text)
+        self.assertIn("void BumpView(concurrency::array_view<T, N> v)", got)
+        self.assertFalse(any("BumpView assigns or swaps" in l for l in report), report)
+        self.assertEqual(port(got)[0], got, "not idempotent")
+        self.assertIn("2", compile_ported(self, got, run=True))
+
     def test_typename_before_a_dependent_type_in_template_arguments(self):
         self.assertPorts("#include <amp.h>\ntemplate <typename C, typename Tr>\n"
                          "void Dump(std::basic_ostream<C, Tr>& os) {\n"
