@@ -2088,9 +2088,10 @@ def kernel_uses(mask, body):
     return set(re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", evaluated(mask[body[0]:body[1]])))
 
 
-def amp_restricted_at(mask, offset):
-    """Whether offset lies in the body of an amp-restricted function or lambda (the innermost
-    enclosing function-like body: its head says restrict(...amp...), __GPU or HIPAMP_RESTRICT)."""
+def enclosing_block_heads(mask, offset):
+    """The heads of the braced blocks around offset, innermost first: for each `{` that encloses
+    it, the text between the previous `;`, `{` or `}` and that brace (a function's signature, a
+    control statement, `template <...> class X`, ...)."""
     limit = offset
     while True:
         depth, j = 0, limit - 1
@@ -2103,37 +2104,28 @@ def amp_restricted_at(mask, offset):
                 depth -= 1
             j -= 1
         if j < 0:
-            return False
-        head = mask[max(mask.rfind(";", 0, j), mask.rfind("}", 0, j), mask.rfind("{", 0, j)) + 1:j]
+            return
+        yield mask[max(mask.rfind(";", 0, j), mask.rfind("}", 0, j), mask.rfind("{", 0, j)) + 1:j]
+        limit = j
+
+
+def amp_restricted_at(mask, offset):
+    """Whether offset lies in the body of an amp-restricted function or lambda (the innermost
+    enclosing function-like body: its head says restrict(...amp...), __GPU or HIPAMP_RESTRICT)."""
+    for head in enclosing_block_heads(mask, offset):
         if re.search(r"\brestrict\s*\([^()]*\bamp\b|\b__GPU(?:_ONLY)?\b|\b%s\b" % RESTRICT_MACRO,
                      head):
             return True
         if re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|->[^{;]*|\s)*$",
                      head) and not re.search(r"\b(?:if|for|while|switch|catch)\s*\(", head):
             return False  # the innermost function is not amp-restricted
-        limit = j
+    return False
 
 
 def inside_template(mask, offset):
     """Whether offset lies in a template's definition (a function or class template, or a member
     of one): some enclosing block's head says `template <`."""
-    limit = offset
-    while True:
-        depth, j = 0, limit - 1
-        while j >= 0:
-            if mask[j] == "}":
-                depth += 1
-            elif mask[j] == "{":
-                if depth == 0:
-                    break
-                depth -= 1
-            j -= 1
-        if j < 0:
-            return False
-        head = max(mask.rfind(";", 0, j), mask.rfind("}", 0, j), mask.rfind("{", 0, j))
-        if re.search(r"\btemplate\s*<", mask[head + 1:j]):
-            return True
-        limit = j
+    return any(re.search(r"\btemplate\s*<", head) for head in enclosing_block_heads(mask, offset))
 
 
 def statement_segments(mask, lo, hi):
