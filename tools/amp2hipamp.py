@@ -483,7 +483,7 @@ class Port:
         """Returns the kernel lambdas found: (capture_start, capture_end) offsets."""
         mask = self.src.mask
         kernels = []
-        amp_only, cpu_only = {}, {}
+        amp_only, cpu_only, out_of_line_cpu = {}, {}, []
         for m in re.finditer(r"\brestrict\s*\(([^()]*)\)|(?<![\w#])(%s)(?!\w)" %
                              "|".join(AMP_RESTRICT_MACROS), mask):
             if m.group(2):
@@ -541,10 +541,15 @@ class Port:
                 decl = (m.start(), params, self.last_decl_start, m.end())
                 if specifiers == ["cpu"]:
                     cpu_only.setdefault(name, []).append(decl)
+                    if re.search(r"::\s*~?\w+\s*$", mask[self.last_decl_start:self.last_params[0]]):
+                        out_of_line_cpu.append((name, decl))
                 elif "cpu" not in specifiers and "auto" not in specifiers:
                     amp_only.setdefault(name, []).append(decl)
         for name in sorted(set(amp_only) & set(cpu_only)):
             self.port_restriction_overloads(name, amp_only[name], cpu_only[name])
+        for name, decl in out_of_line_cpu:
+            if decl[1] not in {params for _, params, _, _ in amp_only.get(name, [])}:
+                self.port_out_of_line_cpu_definition(name, decl)
         # Kernels already ported (a second run) still get their captures checked.
         for m in re.finditer(r"\[[^\[\]]*\]\s*" + RESTRICT_MACRO + r"\b", mask):
             kernels.append((m.start(), mask.index("]", m.start()) + 1))
@@ -656,6 +661,29 @@ class Port:
                 if guard[0] != "!":
                     self.warn(offset, "restrict", "%s is overloaded on restriction: on the CPU "
                               "device kernels call its restrict(cpu) overload" % name)
+
+    def port_out_of_line_cpu_definition(self, name, decl):
+        """`void C::f() restrict(cpu) { ... }` in a .cpp, where C's header may overload f on
+        restriction (the header's restrict(amp) f then lives in GPU device passes only, see
+        port_restriction_overloads). This file cannot see the header; but a function written
+        restrict(cpu) is never device code, so its out-of-line body is left out of GPU device
+        passes, where it would redefine the header's restrict(amp) body. The class still
+        declares it there, so host code compiled in that pass still names it."""
+        offset, params, start, clause_end = decl
+        if self.src.mask[clause_end:].lstrip(" \t\r\n")[:1] != "{":
+            return  # a declaration, not a definition: harmless in every pass
+        span = self.declaration_lines(start, clause_end)
+        if span is None:
+            self.warn(offset, "restrict", "%s is defined restrict(cpu) outside its class; could "
+                      "not bracket it by whole lines: if its class overloads it on restriction, "
+                      "put it in #if !HIPAMP_DEVICE_COMPILE" % name)
+            return
+        first, last = span
+        self.edits.insert(0, (first, first, "#if !HIPAMP_DEVICE_COMPILE  // restrict(cpu): host "
+                              "passes only\n", "restrict",
+                              "%s(%s) defined restrict(cpu) outside its class: only in host passes "
+                              "(a restrict(amp) overload may be the GPU's)" % (name, params)))
+        self.edit(last, last, "\n#endif", "restrict", None)
 
     def declaration_lines(self, start, clause_end):
         """The whole lines holding a function declaration or definition that starts at start

@@ -18,9 +18,11 @@ for example
   scripts/conformance/run_conformance.py --prefix /tmp/hipamp-cpu -j 2
   scripts/conformance/run_conformance.py --only 5_Data_Cont/5_2_a_v --keep-going
   scripts/conformance/run_conformance.py --compare build-conformance-cpu/results.json  (after a change)
+  scripts/conformance/run_conformance.py --backend cuda -j 16   (the GPU machine: nvcc, the GPU as
+                                                                 the default accelerator)
 
 Writes summary.md (counts per chapter, every failure with its first error line or exit),
-results.json and logs/<test>.log into the work directory (default build-conformance-cpu/).
+results.json and logs/<test>.log into the work directory (default build-conformance-<backend>/).
 With --baseline results.json, lists the tests that passed there and fail now.
 """
 import argparse
@@ -78,8 +80,10 @@ def first_error(out, root):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", default="/work/conformance", help="folder that holds amp-conformance/")
-    ap.add_argument("--prefix", help="an installed CPU hipamp package (default: build one)")
-    ap.add_argument("--work", default=os.path.join(REPO, "build-conformance-cpu"))
+    ap.add_argument("--backend", choices=("cpu", "cuda"), default="cpu",
+                    help="cpu: --cxx against a CPU package; cuda: nvcc against a CUDA package")
+    ap.add_argument("--prefix", help="an installed hipamp package of that backend (default: build one)")
+    ap.add_argument("--work", help="work directory (default: <repo>/build-conformance-<backend>)")
     ap.add_argument("--tool", default=os.path.join(REPO, "tools", "amp2hipamp.py"))
     ap.add_argument("--only", nargs="*", help="path prefixes under Tests/ to run")
     ap.add_argument("--chapters", nargs="*", default=list(CHAPTERS))
@@ -91,11 +95,12 @@ def main():
     # was. Its tests are plain C++ once ported, so g++ would do, but the harness stops on it.
     ap.add_argument("--cxx", default=os.environ.get("CONFORMANCE_CXX", "clang++"))
     args = ap.parse_args()
+    cuda = args.backend == "cuda"
 
     suite = os.path.join(os.path.abspath(args.src), "amp-conformance")
     if not os.path.isdir(os.path.join(suite, "Tests")):
         sys.exit("no amp-conformance/Tests under %s (see --help for how to get it)" % args.src)
-    work = os.path.abspath(args.work)
+    work = os.path.abspath(args.work or os.path.join(REPO, "build-conformance-" + args.backend))
     os.makedirs(os.path.join(work, "logs"), exist_ok=True)
     ported = os.path.join(work, "suite")
 
@@ -105,8 +110,10 @@ def main():
         prefix = os.path.join(work, "hipamp-install")
         build = os.path.join(work, "hipamp-build")
         log = os.path.join(work, "library.log")
-        for cmd in (["cmake", "-S", REPO, "-B", build, "-DHIPAMP_BACKEND=cpu", "-DCMAKE_BUILD_TYPE=Release",
-                     "-DHIPAMP_BUILD_TESTS=OFF", "-DHIPAMP_BUILD_BENCHMARKS=OFF", "-DHIPAMP_BUILD_EXAMPLES=OFF"],
+        backend = ["-DHIPAMP_BACKEND=cuda", "-DCMAKE_CUDA_ARCHITECTURES=" + os.environ.get("CUDA_ARCH", "90")] \
+            if cuda else ["-DHIPAMP_BACKEND=cpu"]
+        for cmd in (["cmake", "-S", REPO, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DHIPAMP_BUILD_TESTS=OFF",
+                     "-DHIPAMP_BUILD_BENCHMARKS=OFF", "-DHIPAMP_BUILD_EXAMPLES=OFF"] + backend,
                     ["cmake", "--build", build, "--target", "hipamp", "-j%d" % args.jobs],
                     ["cmake", "--install", build, "--prefix", prefix]):
             if sh(cmd, log)[0] != 0:
@@ -123,9 +130,30 @@ def main():
         if rc != 0:
             sys.exit("the tool failed on the suite: see %s" % os.path.join(work, "port.log"))
     inc = os.path.join(ported, "amp_test_lib", "inc")
-    flags = ["-std=c++17", "-O1", "-fopenmp", "-w", "-I", os.path.join(prefix, "include"), "-I", inc]
-    libs = ["-L", os.path.join(prefix, "lib"), "-Wl,-rpath," + os.path.join(prefix, "lib"),
-            "-lhipamp", "-pthread"]
+    # The harness's amptest/platform.h knows MSVC and clang and stops (#error) on any other
+    # compiler. For g++ and nvcc (whose host compiler is g++) a folder searched first supplies
+    # the two macros it defines for clang; the suite's tests never see the difference. The
+    # harness's logging.cpp also calls va_start without <cstdarg>, which clang's headers bring.
+    shim = os.path.join(work, "platform-shim")
+    os.makedirs(os.path.join(shim, "amptest"), exist_ok=True)
+    with open(os.path.join(shim, "amptest", "platform.h"), "w") as f:
+        f.write("#pragma once\n#include <cstdarg>\n#define AMP_TEST_API\n#define AMP_NOEXCEPT noexcept\n")
+    includes = ["-I", os.path.join(prefix, "include")] \
+        + ([] if "clang" in os.path.basename(args.cxx) and not cuda else ["-I", shim]) + ["-I", inc]
+    lib = os.path.join(prefix, "lib")
+    if cuda:
+        # As a port is built for CUDA (scripts/corpus/run_corpus.py): nvcc compiles every unit
+        # as CUDA, lambdas may be __host__ __device__, and OpenMP serves the host side.
+        nvcc = os.environ.get("NVCC", shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+        args.cxx = nvcc
+        flags = ["-x", "cu", "-std=c++17", "--extended-lambda", "--expt-relaxed-constexpr",
+                 "-arch=sm_" + os.environ.get("CUDA_ARCH", "90"), "-O1", "-w",
+                 "-Xcompiler", "-fopenmp"] + includes
+        libs = ["-L", lib, "-Xlinker", "-rpath," + lib, "-lhipamp", "-lcudart", "-lpthread",
+                "-Xcompiler", "-fopenmp"]
+    else:
+        flags = ["-std=c++17", "-O1", "-fopenmp", "-w"] + includes
+        libs = ["-L", lib, "-Wl,-rpath," + lib, "-lhipamp", "-pthread"]
 
     # 2. The suite's test library, once, and a precompiled header of what every test includes
     # (hipamp and amptest.h: most of each test's compile time otherwise).
@@ -146,8 +174,9 @@ def main():
     os.makedirs(pch_dir, exist_ok=True)
     with open(os.path.join(pch_dir, "conformance_pch.h"), "w") as f:
         f.write("#include <amptest.h>\n")
-    if sh([args.cxx] + flags + ["-x", "c++-header", os.path.join(pch_dir, "conformance_pch.h"),
-                                "-o", os.path.join(pch_dir, "conformance_pch.h.gch")], log)[0] != 0:
+    # nvcc has no precompiled headers: its units include the header itself.
+    if not cuda and sh([args.cxx] + flags + ["-x", "c++-header", os.path.join(pch_dir, "conformance_pch.h"),
+                                             "-o", os.path.join(pch_dir, "conformance_pch.h.gch")], log)[0] != 0:
         sys.exit("the precompiled header did not build: see %s" % log)
 
     # 3. Every test: build (per definition set), run, judge.
@@ -178,14 +207,18 @@ def main():
             base = [args.cxx] + flags + ["-I", os.path.join(pch_dir), "-include", "conformance_pch.h"] \
                 + extra + dflags
             if conf["compile_only"] or negative:
-                rc, out = sh(base + ["-fsyntax-only", path], log, cwd=tdir)
+                # nvcc has no -fsyntax-only: it compiles the unit, host and device, and drops it.
+                check = ["-c", path, "-o", exe + ".o"] if cuda else ["-fsyntax-only", path]
+                rc, out = sh(base + check, log, cwd=tdir)
+                if os.path.exists(exe + ".o"):
+                    os.remove(exe + ".o")
                 ok = (rc != 0) if negative else (rc == 0)
                 if not ok:
                     why = ("compiled, but C++ AMP rejects it (%s)" % EXPECTS.search(text).group(0)
                            if negative else "build: " + first_error(out, tests_root))
                 verdicts.append("pass" if ok else "fail")
                 continue
-            rc, out = sh(base + [path, amptest] + libs + ["-o", exe], log, cwd=tdir)
+            rc, out = sh(base + [path, "-L", work, "-lamptest"] + libs + ["-o", exe], log, cwd=tdir)
             if rc != 0:
                 verdicts.append("fail")
                 why = "build: " + first_error(out, tests_root)
@@ -215,7 +248,7 @@ def main():
                 print("... %d/%d in %.0f s" % (i, len(tests), time.time() - start), flush=True)
 
     # 4. Report.
-    lines = ["# C++ AMP conformance suite on hipamp's CPU device", "",
+    lines = ["# C++ AMP conformance suite on hipamp, %s backend" % args.backend, "",
              "| chapter | tests | passed | failed | skipped | pass rate of the applicable |",
              "|---|---:|---:|---:|---:|---:|"]
     def row(name, rs):

@@ -211,6 +211,27 @@ class RestrictOnFunctions(PortTest):
         compile_ported(self, got, run=True)
         compile_ported(self, got, nvcc=True)
 
+    def test_member_defined_cpu_in_another_file_stays_out_of_device_passes(self):
+        # runall.cpp of the conformance suite's harness: the header overloads verify() on
+        # restriction; the .cpp, ported alone, defines the restrict(cpu) one. In nvcc's device
+        # pass that body redefined the header's restrict(amp) one.
+        header = ("#include <amp.h>\nstruct result {\n  int code;\n"
+                  "  void verify() restrict(cpu);\n"
+                  "  void verify() restrict(amp) {\n    code = 9;\n  }\n};\n")
+        source = ("void result::verify() restrict(cpu) {\n  if (code > 2) { code = 7; }\n}\n"
+                  "void result::other() restrict(cpu);\n"
+                  "int plain() restrict(cpu) { return 1; }\n")
+        got, report = port(source)
+        self.assertEqual(got, "#if !HIPAMP_DEVICE_COMPILE  // restrict(cpu): host passes only\n"
+                              "void result::verify() {\n  if (code > 2) { code = 7; }\n}\n#endif\n"
+                              "void result::other();\nint plain() { return 1; }\n")
+        self.assertFalse([l for l in report if "warning" in l], report)
+        self.assertEqual(port(got)[0], got)
+        program = port(header)[0] + got.replace("void result::other();\n", "") + \
+            "int main() { result r{5}; r.verify(); return r.code == 7 && plain() == 1 ? 0 : 1; }\n"
+        compile_ported(self, program, run=True)
+        compile_ported(self, program, nvcc=True)
+
     def test_overloads_with_other_parameters_stay_overloads(self):
         text = ("template <typename T> bool isnan(T v) restrict(cpu) { return v != v; }\n"
                 "inline bool isnan(float v) restrict(amp) { return v != v; }\n")
