@@ -418,6 +418,7 @@ class Port:
         self.port_wide_output()
         self.port_captures(kernels)
         self.check_views_without_source()
+        self.check_divergent_barriers()
         self.port_view_references()
         self.port_mixed_min_max()
         self.port_template_argument_signedness()
@@ -534,8 +535,10 @@ class Port:
             kind, name, where = placed
             if kind == "lambda" and device:
                 kernels.append(where)
-            if kind == "function" and "cpu" not in specifiers:
-                self.port_array_parameters(*self.last_params)
+            if kind == "function" and device:
+                # restrict(amp) and restrict(cpu, amp) alike: a kernel that calls the function
+                # passes the handle it holds; host code passing an array converts implicitly.
+                self.port_array_parameters(*self.last_params, host_too="cpu" in specifiers)
             if kind == "function" and name:
                 params = re.sub(r"\s+", " ", mask[self.last_params[0] + 1:self.last_params[1]]).strip()
                 decl = (m.start(), params, self.last_decl_start, m.end())
@@ -714,14 +717,18 @@ class Port:
             return None
         return first, line_end
 
-    def port_array_parameters(self, open_paren, close):
+    def port_array_parameters(self, open_paren, close, host_too=False):
         """A kernel-only function takes `array<T, N>&`; kernels now hold the array's handle
-        (hipamp::kernel_handle), so the parameter takes the handle, by value."""
+        (hipamp::kernel_handle), so the parameter takes the handle, by value. A restrict(cpu,
+        amp) function too: left as `array<T, N>&`, a kernel's call converted the handle to the
+        array on the host (a host address, on a GPU: its writes were lost). Host callers pass
+        arrays, which convert to the handle, except where the parameter's element type or rank
+        is deduced (deduction sees no conversions): such a function is left with a warning."""
         mask = self.src.mask
         decl = re.compile(r"(?<![\w:])(const\s+)?((?:(?:concurrency|Concurrency|hipamp)\s*::\s*)?"
                           r"array\s*<([^;{}()]*?)>)(\s+const)?\s*&(?!&)")
         head_from = max(mask.rfind(c, 0, open_paren) for c in ";{}") + 1
-        template_params = set(re.findall(r"(?:typename|class)\s+(\w+)", " ".join(
+        template_params = set(re.findall(r"(?:typename|class|int|unsigned|size_t)\s+(\w+)", " ".join(
             re.findall(r"\btemplate\s*<([^{};]*?)>\s*(?=[\w:])", mask[head_from:open_paren]))))
         for m in decl.finditer(mask, open_paren, close):
             if re.search(r"std\s*::\s*$", mask[:m.start(2)]):
@@ -735,6 +742,12 @@ class Port:
             # stop deduction from a writable handle, so it stays const array_ref<T, N>: T then
             # deduces from either handle (as const U from a read-only one).
             const = m.group(1) or m.group(4)
+            if host_too and ({element, rank} & template_params):
+                self.warn(m.start(), "capture", "restrict(cpu, amp) function takes %s with a "
+                          "deduced element type or rank: kept, so host calls still deduce; a kernel "
+                          "calling it on a GPU cannot reach the array through it (take "
+                          "hipamp::array_ref<...> and pass a.get_array() from the host)" % squash(m.group(0)))
+                continue
             if const and element not in template_params:
                 new = "hipamp::array_ref<const %s, %s>" % (element, rank)
             else:
@@ -1329,6 +1342,89 @@ class Port:
             self.warn(m.start(), "restrict", "an array_view without a data source made in "
                       "amp-restricted code: C++ AMP makes those only on the CPU (MSVC C3930); the "
                       "port fails to compile")
+
+    def check_divergent_barriers(self):
+        """`if (t.local[0] % 2 == 0) { ... t.barrier.wait(); }`: a tile barrier under control
+        flow that depends on the work-item, which C++ AMP rejects (MSVC C3561: the work-items of
+        a tile must all reach the same barriers; on a GPU the rest hang or run on). The script
+        reads the conditions of the control statements around each `X.barrier.wait*()` in its
+        function: one that names X.local or X.global (or a tiled_index parameter's), or a local
+        computed from them (by assignment, to a fixed point), is divergent; idx.tile and
+        everything else count as uniform, so a program MSVC accepted is never flagged. A
+        static_assert naming the rule opens the function's body; in a template it depends on
+        the template's parameters, so only an instantiation fails (as with MSVC). The CPU
+        device still catches at run time what this reading cannot see."""
+        mask = self.src.mask
+        flagged = set()
+        for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\.\s*barrier\s*\.\s*wait\w*\s*\(", mask):
+            if self.src.in_directive(m.start()) or not amp_restricted_at(mask, m.start()):
+                continue
+            body, head, controls = None, "", []
+            for brace, block_head in enclosing_blocks(mask, m.start()):
+                if re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|__GPU_ONLY\b|"
+                             r"__GPU\b|%s\b|->[^{;]*|\s)*$" % RESTRICT_MACRO,
+                             block_head) and not re.search(r"\b(?:if|for|while|switch|catch)\s*\(",
+                                                            block_head):
+                    body, head = brace, block_head
+                    break
+                controls.append((brace, block_head))
+            if body is None or body in flagged:
+                continue
+            close = match_forward(mask, body)
+            if close is None:
+                continue
+            conditions = [c for brace, h in controls for c in self.control_conditions(brace, h, close)]
+            conditions += self.control_conditions(m.start(), statement_prefix(mask, body, m.start()), close)
+            sources = {m.group(1)} | set(re.findall(r"tiled_index\s*<[^<>]*>\s*(?:const\s*)?&?\s*(\w+)", head))
+            tainted = tainted_locals(mask[body:close], sources)
+            divergent = [c for c in conditions if names_work_item(c, sources, tainted)]
+            if not divergent:
+                continue
+            flagged.add(body)
+            if "amp_code_rule::divergent_barrier" in mask[body:close]:
+                continue  # ported before
+            params = template_parameter_names(mask, body + 1)
+            self.edit(body + 1, body + 1, " static_assert(hipamp::detail::amp_code_rule_broken<"
+                      "hipamp::detail::amp_code_rule::divergent_barrier%s>::ok, \"C++ AMP rules\");" %
+                      "".join(", " + p for p in params), "restrict", None)
+            self.warn(m.start(), "restrict", "%s.barrier.wait() under `%s`, which depends on the "
+                      "work-item: C++ AMP requires every work-item of a tile to reach the same "
+                      "barriers (MSVC C3561); the port fails to compile" %
+                      (m.group(1), squash(divergent[0])[:80]))
+
+    def control_conditions(self, at, head, limit):
+        """The conditions that decide whether code at `at` runs, read from the text `head`
+        just before it (a block's head or a statement's prefix): `if (c)`, `while (c)`,
+        `for (a; c; b)`, `switch (c)`, the `if` an `else` belongs to, a `do`'s `while (c)`."""
+        mask = self.src.mask
+        out = []
+        for kw in re.finditer(r"\b(if|while|for|switch)\s*\(", head):
+            close = match_forward(head, kw.end() - 1)
+            if close is None:
+                continue
+            condition = head[kw.end():close]
+            if kw.group(1) == "for":
+                # Every work-item runs the init and the increment; the condition decides.
+                parts = split_top_level(condition, ";")
+                condition = parts[1] if len(parts) == 3 else ""
+            out.append(condition)
+        if re.search(r"\belse\s*$", head):
+            # The if's block closes just before the else.
+            start = at - len(head)
+            prev = mask.rfind("}", 0, start + head.rfind("else"))
+            if prev >= 0:
+                opening = match_back(mask, prev, "{", "}")
+                if opening is not None:
+                    if_head = statement_prefix(mask, 0, opening)
+                    out += [c for c in self.control_conditions(opening, if_head, limit)]
+        if re.search(r"\bdo\s*$", head) and mask[at] == "{":
+            close = match_forward(mask, at)
+            tail = re.match(r"\s*while\s*\(", mask[close + 1:]) if close is not None else None
+            if tail:
+                end = match_forward(mask, close + tail.end())
+                if end is not None:
+                    out.append(mask[close + 1 + tail.end():end])
+        return out
 
     def lambda_body(self, capture_end):
         """(start, end) of the braces of the lambda whose capture ends at capture_end."""
@@ -2137,10 +2233,116 @@ def enclosing_block_heads(mask, offset):
         limit = j
 
 
+def enclosing_blocks(mask, offset):
+    """(position of the `{`, its head) for each braced block around offset, innermost first;
+    a head is the statement's text before the brace (statement_prefix)."""
+    limit = offset
+    while True:
+        depth, j = 0, limit - 1
+        while j >= 0:
+            if mask[j] == "}":
+                depth += 1
+            elif mask[j] == "{":
+                if depth == 0:
+                    break
+                depth -= 1
+            j -= 1
+        if j < 0:
+            return
+        yield j, statement_prefix(mask, 0, j)  # a for's head keeps its `;`s
+        limit = j
+
+
+def split_top_level(text, sep):
+    """text split at sep outside parentheses, brackets and braces."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
+def statement_prefix(mask, lo, offset):
+    """The text from the start of the statement holding offset (after the last `;`, `{` or `}`
+    outside parentheses, not before lo) to offset: `if (c) ` or `for (a; b; c) ` for an
+    unbraced body."""
+    depth, j = 0, offset - 1
+    while j >= lo:
+        c = mask[j]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            depth -= 1
+        elif c in ";{}" and depth <= 0:
+            break
+        j -= 1
+    return mask[j + 1:offset]
+
+
+def tainted_locals(body, sources):
+    """Names whose value depends on the work-item: every plain assignment or initialisation of
+    the name in body is computed from a source's local or global index (or from such names), to
+    a fixed point. Names are not told apart by scope or by the order of assignments, so a name
+    assigned once from the work-item and once from anything else counts as uniform: the reading
+    may miss a divergent barrier (the CPU device's run-time check remains), never invents one.
+    A compound assignment (`+=`) decides only where its right side depends on the work-item."""
+    assignment = re.compile(r"(?<![\w.>:])([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*((?:[-+*/%&|^]|<<|>>)?)="
+                            r"(?!=)([^;{}]*)|(\w+\s*>?|>)\s+([A-Za-z_]\w*)\s*[({]([^;{}()]*(?:\([^;{}()]*\))?"
+                            r"[^;{}()]*)[)}]\s*[;,]")
+    # The second form is a declaration `T name(value);` (a type, then the name); not a call
+    # statement `f(x);` or `return f(x);`.
+    found = [(a.group(1), a.group(2), a.group(3)) if a.group(1) else (a.group(5), "", a.group(6))
+             for a in assignment.finditer(body)
+             if a.group(1) or a.group(4).strip(" >") not in NOT_DECLARATORS]
+    tainted = set()
+    while True:
+        plain, compound = {}, {}
+        for name, op, value in found:
+            if name in sources:
+                continue
+            hit = names_work_item(value, sources, tainted)
+            (compound if op else plain).setdefault(name, []).append(hit)
+        now = {n for n in set(plain) | set(compound)
+               if (all(plain[n]) if n in plain else any(compound[n]))}
+        if now == tainted:
+            return tainted
+        tainted = now
+
+
+def names_work_item(text, sources, tainted):
+    """Whether text names a source's .local or .global, or a tainted local."""
+    return bool(re.search(r"\b(?:%s)\s*\.\s*(?:local|global)\b" % "|".join(map(re.escape, sources)),
+                          text) or (tainted and re.search(r"(?<![\w.>:])(?:%s)\b" % "|".join(
+                              map(re.escape, sorted(tainted))), text)))
+
+
+def template_parameter_names(mask, offset):
+    """The parameter names of every template around offset (their `template <...>` heads)."""
+    names = []
+    for head in enclosing_block_heads(mask, offset):
+        for t in re.finditer(r"\btemplate\s*<", head):
+            depth, close = 0, None
+            for k in range(t.end() - 1, len(head)):
+                depth += {"<": 1, ">": -1}.get(head[k], 0)
+                if depth == 0:
+                    close = k
+                    break
+            params = head[t.end():close] if close is not None else ""
+            names += re.findall(r"(?:typename|class|int|unsigned|size_t|bool)\s*(?:\.\.\.)?\s*([A-Za-z_]\w*)\s*(?:=[^,]*)?(?:,|$)",
+                                params)
+    return names
+
+
 def amp_restricted_at(mask, offset):
     """Whether offset lies in the body of an amp-restricted function or lambda (the innermost
-    enclosing function-like body: its head says restrict(...amp...), __GPU or HIPAMP_RESTRICT)."""
-    for head in enclosing_block_heads(mask, offset):
+    enclosing function-like body: its head says restrict(...amp...), __GPU or HIPAMP_RESTRICT).
+    Heads are whole statements, so a for loop's `;`s do not cut its head short."""
+    for _, head in enclosing_blocks(mask, offset):
         if re.search(r"\brestrict\s*\([^()]*\bamp\b|\b__GPU(?:_ONLY)?\b|\b%s\b" % RESTRICT_MACRO,
                      head):
             return True

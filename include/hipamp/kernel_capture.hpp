@@ -93,10 +93,11 @@ auto forbid_capture(T& x) {
   }
 }
 
-// Rules on a kernel's code the script checks by reading it.
-enum class amp_code_rule { narrow_type, view_without_data_source };
+// Rules on a kernel's code the script checks by reading it. Dependent names the types of the
+// template the code lies in, if any: the check then waits for an instantiation, as MSVC's did.
+enum class amp_code_rule { narrow_type, view_without_data_source, divergent_barrier };
 
-template <amp_code_rule Rule>
+template <amp_code_rule Rule, class... Dependent>
 struct amp_code_rule_broken {
   static_assert(Rule != amp_code_rule::narrow_type,
                 "C++ AMP: code in a kernel supports only the fundamental types int, unsigned int, "
@@ -105,6 +106,11 @@ struct amp_code_rule_broken {
   static_assert(Rule != amp_code_rule::view_without_data_source,
                 "C++ AMP: an array_view without a data source can be made only on the CPU, not "
                 "in amp-restricted code (MSVC: error C3930)");
+  static_assert(Rule != amp_code_rule::divergent_barrier,
+                "C++ AMP: a tile barrier is waited on under control flow that depends on the "
+                "work-item (its local or global index, or a value computed from them): every "
+                "work-item of a tile must reach the same barriers (MSVC: error C3561); the porting "
+                "tool's report names the barrier and the condition");
   static constexpr bool ok = true;
 };
 

@@ -893,6 +893,27 @@ class CaptureByReference(PortTest):
         self.assertPorts("void k(array<float, 2>& a, const array<int, 1>& b, int n) restrict(amp) {}\n",
                          "HIPAMP_RESTRICT void k(hipamp::array_ref<float, 2> a, hipamp::array_ref<const int, 1> b, int n) {}\n")
 
+    def test_cpu_and_amp_function_parameters_take_the_handle(self):
+        # The conformance suite's index tests: a restrict(cpu, amp) helper takes `array<int, 1>&`
+        # and a kernel calls it with its handle. Left as it was, the handle converted to the host
+        # array inside the kernel: on a GPU the writes were lost.
+        self.assertPorts("void k(array<int, 1>& a, const array<float, 2>& b) restrict(cpu, amp) {}\n",
+                         "HIPAMP_RESTRICT void k(hipamp::array_ref<int, 1> a, hipamp::array_ref<const float, 2> b) {}\n")
+        # A deduced element type or rank would stop host calls with an array from deducing.
+        text = "template <typename T> void k(array<T, 1>& a) restrict(cpu, amp) {}\n"
+        self.assertPorts(text, "template <typename T> HIPAMP_RESTRICT void k(concurrency::array<T, 1>& a) {}\n")
+        self.assertTrue([w for w in self.warnings(text) if "deduced element type or rank" in w])
+        program = ("#include <amp.h>\nusing namespace concurrency;\n"
+                   "void fill(array<int, 1>& a, int v) restrict(cpu, amp) { for (int i = 0; i < 3; ++i) a(i) = v + i; }\n"
+                   "int main() {\n  array<int, 1> a(3), b(3);\n  fill(a, 10);\n"
+                   "  parallel_for_each(extent<1>(1), [&](index<1>) restrict(amp) { fill(b, 20); });\n"
+                   "  std::vector<int> ha = a, hb = b;\n"
+                   "  return ha[2] == 12 && hb[0] == 20 && hb[2] == 22 ? 0 : 1;\n}\n")
+        got, _ = port(program)
+        self.assertEqual(port(got)[0], got, "not idempotent")
+        compile_ported(self, "#include <vector>\n" + got, run=True)
+        compile_ported(self, "#include <vector>\n" + got, nvcc=True)
+
     def test_const_parameters_of_templates_still_deduce(self):
         self.assertPorts("template <typename T, int N>\nvoid k(const array<T, N>& b, const array<float, 1>& c) restrict(amp) {}\n",
                          "template <typename T, int N>\nHIPAMP_RESTRICT void k(const hipamp::array_ref<T, N> b, "
@@ -979,6 +1000,55 @@ def compile_fails(test, source):
                            [path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         test.assertNotEqual(p.returncode, 0, "compiled")
         return p.stdout.decode()
+
+
+class DivergentBarriers(PortTest):
+    """C++ AMP rejects a tile barrier under control flow that depends on the work-item (MSVC
+    C3561); the port says so at compile time, and leaves uniform control flow alone."""
+    PRELUDE = ("#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n"
+               "template <typename T>\nvoid step(tiled_index<4> t, T& s, int n) restrict(amp) {\n%s\n}\n"
+               "int main() {\n  std::vector<int> h(16, 1);\n  array_view<int, 1> v(16, h);\n  int n = 2;\n"
+               "  parallel_for_each(v.extent.tile<4>(), [=](tiled_index<4> t) restrict(amp) {\n"
+               "    tile_static int s;\n    if (t.local[0] == 0) s = 0;\n    t.barrier.wait();\n"
+               "%s\n    step(t, s, n);\n    v[t] = s;\n  });\n  v.synchronize();\n"
+               "  return h[5] == %s ? 0 : 1;\n}\n")
+
+    def program(self, helper, kernel="", result="n"):
+        return self.PRELUDE % (helper, kernel, result)
+
+    def test_divergent_conditions_fail_to_compile(self):
+        for helper in ("  if (t.local[0] % 2 == 0) { t.barrier.wait(); }",
+                       "  if (t.global[0] > 3)\n    t.barrier.wait_with_tile_static_memory_fence();",
+                       "  int flat = t.global[0] * 2;\n  int odd = flat % 3;\n  while (odd > n) { t.barrier.wait(); odd--; }",
+                       "  if (n > 1) { s = n; } else if (t.local[0]) { t.barrier.wait(); }",
+                       "  if (t.local[0] == 1) { s = n; } else { t.barrier.wait(); }",
+                       "  do { t.barrier.wait(); } while (t.local[0] < 0);",
+                       "  for (int i = t.local[0]; i < n; ++i) { t.barrier.wait(); }"):
+            got, report = port(self.program(helper))
+            self.assertIn("amp_code_rule::divergent_barrier, T>::ok", got, helper)
+            self.assertTrue([w for w in report if "C3561" in w], helper)
+            self.assertEqual(port(got)[0], got, "not idempotent")
+            self.assertIn("C3561", compile_fails(self, got), helper)
+
+    def test_uniform_conditions_port_and_run(self):
+        # The tile's index, captured values and loop counters are the same for the whole tile;
+        # a barrier outside a divergent if is fine.
+        helper = ("  if (t.tile[0] >= 0) { t.barrier.wait(); }\n"
+                  "  for (int i = 0; i < n; ++i) { t.barrier.wait(); }\n"
+                  "  int k = t.tile_origin[0];\n  while (k < 0) { t.barrier.wait(); ++k; }\n"
+                  "  if (t.local[0] == 0) { s = n; }\n  t.barrier.wait();")
+        got, report = port(self.program(helper))
+        self.assertNotIn("divergent_barrier", got)
+        self.assertFalse([w for w in report if "C3561" in w], report)
+        compile_ported(self, got, run=True)
+
+    def test_a_template_fails_only_where_instantiated(self):
+        text = ("#include <amp.h>\nusing namespace concurrency;\n"
+                "template <typename T>\nvoid never(tiled_index<4> t) restrict(amp) {\n"
+                "  if (t.local[0]) { t.barrier.wait(); }\n}\nint main() { return 0; }\n")
+        got, _ = port(text)
+        self.assertIn("divergent_barrier, T>::ok", got)
+        compile_ported(self, got, run=True)
 
 
 class CaptureRules(PortTest):
