@@ -22,8 +22,13 @@ TEST_CASE("array built from iterators holds the data on its accelerator", "[arra
     std::list<int> linked(source.begin(), source.begin() + 30);
     array<int, 1> b(extent<1>(30), linked.begin(), linked.end(), acc.get_default_view());
     for (int i = 0; i < 30; ++i) REQUIRE(b[i] == source[i]);
-    // A range shorter than the extent is refused (C++ AMP leaves it undefined).
+    // A range shorter than the extent is refused (C++ AMP leaves it undefined), and so is a
+    // longer one (C++ AMP throws: the array cannot store the rest; the suite's
+    // With_Begin_End_Itrs/Negative/Test.01).
     CHECK_THROWS_AS((array<int, 1>(extent<1>(31), linked.begin(), linked.end())),
+                    hx::runtime_exception);
+    CHECK_THROWS_AS((array<int, 1>(extent<1>(29), linked.begin(), linked.end(),
+                                   acc.get_default_view())),
                     hx::runtime_exception);
   }
 }
@@ -102,6 +107,12 @@ TEST_CASE("free copy functions move data between arrays, views and iterators", "
     CHECK_THROWS_AS(hx::copy(vd, b), hx::runtime_exception);  // extents differ
     std::vector<double> too_few(10);
     CHECK_THROWS_AS(hx::copy(too_few.begin(), too_few.end(), a), hx::runtime_exception);
+    // One element too many: the destination keeps its data.
+    std::vector<double> too_many(481, -1.0);
+    CHECK_THROWS_AS(hx::copy(too_many.begin(), too_many.end(), a), hx::runtime_exception);
+    std::vector<double> kept(480);
+    hx::copy(a, kept.begin());
+    REQUIRE(kept == source);
   }
 }
 

@@ -360,8 +360,10 @@ class array {
   }
   template <class InputIt>
   void fill_from(InputIt first, InputIt last) {
+    // C++ AMP throws for a range longer than the array (its copy cannot store the rest);
+    // a shorter one would leave elements unset, so both are errors here.
     const auto available = std::distance(first, last);
-    if (available < static_cast<std::ptrdiff_t>(detail::element_count(extent))) {
+    if (available != static_cast<std::ptrdiff_t>(detail::element_count(extent))) {
       throw runtime_exception("hipamp: array of extent " + detail::to_string(extent) + " needs " +
                               std::to_string(detail::element_count(extent)) +
                               " elements but the iterator range holds " +

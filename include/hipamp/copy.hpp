@@ -57,8 +57,10 @@ struct view_access {
 
   template <class InputIt, class T, int N>
   static void copy_in(InputIt first, InputIt last, const array_view<T, N>& dst) {
+    // A longer range is an error in C++ AMP (the destination cannot store the rest); a
+    // shorter one would leave the destination partly unset.
     const auto available = std::distance(first, last);
-    if (available < static_cast<std::ptrdiff_t>(element_count(dst.extent))) {
+    if (available != static_cast<std::ptrdiff_t>(element_count(dst.extent))) {
       throw runtime_exception("hipamp: copy into extent " + to_string(dst.extent) + " needs " +
                               std::to_string(element_count(dst.extent)) +
                               " elements but the iterator range holds " +
