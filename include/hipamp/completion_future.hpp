@@ -66,8 +66,13 @@ class completion_future {
       return;
     }
     completion_future self = *this;
-    std::thread([self, continuation]() {
+    std::thread([self, continuation]() mutable {
       self.wait();
+      // Let go of the device event before the continuation runs: a program may end as soon as
+      // the continuation signals it, and this detached thread must not then release the event
+      // into a runtime that exit() is tearing down (the suite's Continuation/Then tests
+      // crashed at exit on the GPU).
+      self = completion_future();
       continuation();
     }).detach();
   }
