@@ -417,6 +417,7 @@ class Port:
         self.port_template_keyword()
         self.port_wide_output()
         self.port_captures(kernels)
+        self.port_kernel_member_access(kernels)
         self.check_views_without_source()
         self.check_divergent_barriers()
         self.port_view_references()
@@ -1343,6 +1344,53 @@ class Port:
                       "amp-restricted code: C++ AMP makes those only on the CPU (MSVC C3930); the "
                       "port fails to compile")
 
+    def port_kernel_member_access(self, kernels):
+        """nvcc rejects an extended lambda (every kernel, after the port) whose enclosing function
+        is a private or protected member of its class. Such a member function is made public:
+        `public:` before it and its old access label after it, so the rest of the class keeps
+        its access. Access decides no overload, so the program means what it meant."""
+        mask = self.src.mask
+        done = set()
+        for start, _ in kernels:
+            blocks = list(enclosing_blocks(mask, start))
+            for k, (brace, head) in enumerate(blocks):
+                if is_function_head(head):
+                    break
+            else:
+                continue
+            if brace in done or k + 1 >= len(blocks) or re.search(r"\]\s*(?:\([^()]*\))?[^()\]]*$", head[:head.rfind("(")] if "(" in head else head):
+                continue  # a lambda's body: nvcc's parent function is further out; left alone
+            class_brace, class_head = blocks[k + 1]
+            kind = re.search(r"(?<!enum)\s\b(class|struct)\s+[A-Za-z_]\w*[^;{}()]*$", " " + class_head)
+            if not kind:
+                continue
+            done.add(brace)
+            head_start = brace - len(head)
+            access = "private" if kind.group(1) == "class" else "public"
+            labels = re.compile(r"\b(public|private|protected)\s*:(?!:)")
+            for label in labels.finditer(mask, class_brace + 1, head_start + len(head)):
+                between = mask[class_brace + 1:label.start()]
+                if between.count("{") == between.count("}"):
+                    access = label.group(1)
+            if access == "public":
+                continue
+            labels_in_head = list(re.finditer(r"\b(?:public|private|protected)\s*:(?!:)", head))
+            first = head_start + (labels_in_head[-1].end() if labels_in_head else 0)
+            first += len(mask[first:brace]) - len(mask[first:brace].lstrip())
+            line_start = mask.rfind("\n", 0, first) + 1
+            insert_at, text = (line_start, "") if not mask[line_start:first].strip() else (first, "\n")
+            close = match_forward(mask, brace)
+            if close is None:
+                continue
+            self.edit(insert_at, insert_at, text + "public:  // amp2hipamp: nvcc launches kernels only "
+                      "from public member functions\n", "capture",
+                      "%s member function holding a kernel made public (nvcc rejects an extended "
+                      "lambda in a %s member)" % (access, access))
+            after = close + 1
+            while mask[after:after + 1] == ";":
+                after += 1  # `void f() { ... };`
+            self.edit(after, after, "\n%s:" % access, "capture", None)
+
     def check_divergent_barriers(self):
         """`if (t.local[0] % 2 == 0) { ... t.barrier.wait(); }`: a tile barrier under control
         flow that depends on the work-item, which C++ AMP rejects (MSVC C3561: the work-items of
@@ -1361,10 +1409,7 @@ class Port:
                 continue
             body, head, controls = None, "", []
             for brace, block_head in enclosing_blocks(mask, m.start()):
-                if re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|__GPU_ONLY\b|"
-                             r"__GPU\b|%s\b|->[^{;]*|\s)*$" % RESTRICT_MACRO,
-                             block_head) and not re.search(r"\b(?:if|for|while|switch|catch)\s*\(",
-                                                            block_head):
+                if is_function_head(block_head):
                     body, head = brace, block_head
                     break
                 controls.append((brace, block_head))
@@ -2265,6 +2310,13 @@ def split_top_level(text, sep):
             parts.append(text[start:i])
             start = i + 1
     return parts + [text[start:]]
+
+
+def is_function_head(head):
+    """Whether a block's head (statement_prefix) opens a function's or a lambda's body."""
+    return bool(re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|override\b|final\b|restrict\s*\([^()]*\)|"
+                          r"__GPU_ONLY\b|__GPU\b|%s\b|->[^{;]*|\s)*$" % RESTRICT_MACRO, head)) and not \
+        re.search(r"\b(?:if|for|while|switch|catch)\s*\(", head)
 
 
 def statement_prefix(mask, lo, offset):

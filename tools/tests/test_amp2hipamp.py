@@ -1002,6 +1002,28 @@ def compile_fails(test, source):
         return p.stdout.decode()
 
 
+class KernelsInPrivateMembers(PortTest):
+    # The conformance suite's array_view_test.h: a private member function launches a kernel.
+    # nvcc rejects an extended lambda whose enclosing function is private or protected.
+    PROGRAM = ("#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n"
+               "class Doubler {\n  int calls = 0;\n  void twice(array_view<int, 1> v) {\n"
+               "    parallel_for_each(v.extent, [=](index<1> i) restrict(amp) { v[i] *= 2; });\n"
+               "    ++calls;\n  };\n protected:\n  void unused() {}\n"
+               "public:\n  int run(array_view<int, 1> v) { twice(v); twice(v); return calls; }\n};\n"
+               "int main() {\n  std::vector<int> h(8, 3);\n  array_view<int, 1> v(8, h);\n"
+               "  int calls = Doubler().run(v);\n  v.synchronize();\n"
+               "  return calls == 2 && h[7] == 12 ? 0 : 1;\n}\n")
+
+    def test_a_private_member_launching_a_kernel_becomes_public(self):
+        got, report = port(self.PROGRAM)
+        self.assertIn("  int calls = 0;\npublic:  // amp2hipamp: nvcc launches kernels only from public "
+                      "member functions\n  void twice(", got)
+        self.assertIn("    ++calls;\n  };\nprivate:\n protected:\n  void unused()", got)
+        self.assertEqual(port(got)[0], got, "not idempotent")
+        compile_ported(self, got, run=True)
+        compile_ported(self, got, nvcc=True)
+
+
 class DivergentBarriers(PortTest):
     """C++ AMP rejects a tile barrier under control flow that depends on the work-item (MSVC
     C3561); the port says so at compile time, and leaves uniform control flow alone."""
