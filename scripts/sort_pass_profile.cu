@@ -54,8 +54,30 @@ struct by_high_u32 {
   }
 };
 
+// bench_sort's paper type, sorted by y (its sort and stable_sort both take merged tiles).
+struct paper_type {
+  float x;
+  unsigned y;
+  int z;
+  bool operator==(const paper_type& o) const { return x == o.x && y == o.y && z == o.z; }
+};
+struct by_y {
+  __host__ __device__ bool operator()(const paper_type& a, const paper_type& b) const {
+    return a.y < b.y;
+  }
+};
+template <class G>
+void fill(std::uint32_t& x, G& g, unsigned) {
+  x = g();
+}
+template <class G>
+void fill(paper_type& x, G& g, unsigned i) {
+  x = {static_cast<float>(g() % 1000), static_cast<unsigned>(g()), static_cast<int>(i)};
+}
+
 static cudaStream_t stream;
 static bool ncu_mode = false;
+static bool s18 = false;
 
 struct steps {
   std::vector<cudaEvent_t> ev;
@@ -109,7 +131,7 @@ struct buffers {
   unsigned* splits;
   explicit buffers(unsigned count, unsigned seed) : n(count), host(count) {
     std::mt19937 g(seed);
-    for (auto& x : host) x = g();
+    for (unsigned i = 0; i < count; ++i) fill(host[i], g, i);
     CK(cudaMalloc(&pristine, n * sizeof(T)));
     CK(cudaMalloc(&data, n * sizeof(T)));
     CK(cudaMalloc(&scratch, n * sizeof(T)));
@@ -141,7 +163,7 @@ struct buffers {
     }
     if (sorted_ref.empty()) {
       sorted_ref = host;
-      std::sort(sorted_ref.begin(), sorted_ref.end());
+      std::sort(sorted_ref.begin(), sorted_ref.end(), less);
     }
     return got == sorted_ref;
   }
@@ -209,6 +231,28 @@ T* merged_then_merge(buffers<T>& b, Less less, steps& st) {
   return merge_passes<T, Policy, Lanes>(b.scratch, b.data, b.splits, b.n, tile, less, st);
 }
 
+// Stable bitonic tiles of (key, position) pairs of Shape, then merge passes of Policy.
+template <class Shape, class Policy, int Lanes, class T, class Less>
+T* pairs_then_merge(buffers<T>& b, Less less, steps& st) {
+  const unsigned tile = 1u << gk::launch_shape<bt::positioned<T>, Shape>::tile.log2_tile;
+  gk::stable_bitonic_tiles<T, Shape>(b.data, b.scratch, b.n, less, stream);
+  CK(cudaGetLastError());
+  st.mark("tile");
+  return merge_passes<T, Policy, Lanes>(b.scratch, b.data, b.splits, b.n, tile, less, st);
+}
+template <class Shape, class Policy, int Lanes>
+void run_pairs(const char* name, buffers<std::uint32_t>& b) {
+  profile(name, b, by_high_u32{}, true, [](buffers<std::uint32_t>& bb, steps& st) {
+    return pairs_then_merge<Shape, Policy, Lanes>(bb, by_high_u32{}, st);
+  });
+}
+template <class BlockPolicy, class Policy, int Lanes>
+void run_paper(const char* name, buffers<paper_type>& b) {
+  profile(name, b, by_y{}, true, [](buffers<paper_type>& bb, steps& st) {
+    return merged_then_merge<BlockPolicy, Policy, Lanes>(bb, by_y{}, st);
+  });
+}
+
 template <class T, class Less>
 void cub_sort(const char* name, buffers<T>& b, Less less, bool stable) {
   std::size_t bytes = 0;
@@ -249,6 +293,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "ncu") == 0) {
       ncu_mode = true;
+    } else if (std::strcmp(argv[i], "s18") == 0) {
+      s18 = true;
     } else {
       sizes.push_back(std::atoi(argv[i]));
     }
@@ -262,6 +308,47 @@ int main(int argc, char** argv) {
   using b14 = gk::fixed_tile_shape<5, 14>;
   using b15 = gk::fixed_tile_shape<5, 15>;
   using m512 = gk::merge_policy<512, 16>;
+  if (s18) {  // issue 18, stable tiles: (key, position) bitonic tiles; the paper type's tile
+    for (int p : sizes) {
+      buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
+      cub_sort("cub stable merge sort", b, by_high_u32{}, true);
+      profile("library stable merge_sort (this tree)", b, by_high_u32{}, true,
+              [](buffers<u32>& bb, steps& st) {
+                gk::merge_sort<u32, true>(bb.data, bb.scratch, bb.splits, bb.n, by_high_u32{},
+                                          stream);
+                st.mark("sort");
+                return bb.data;
+              });
+      using m5 = gk::default_merge_policy<u32>;
+      run_stable<m5, m5, 8>("stable bms256x16 min5 L8 (main)", b);
+      run_pairs<gk::fixed_tile_shape<5, 13>, m5, 8>("pairs k5 2^13 (256 thr)", b);
+      run_pairs<gk::fixed_tile_shape<4, 13>, m5, 8>("pairs k4 2^13 (512 thr)", b);
+      run_pairs<gk::fixed_tile_shape<5, 14>, m5, 8>("pairs k5 2^14 (512 thr)", b);
+      run_pairs<gk::fixed_tile_shape<4, 14>, m5, 8>("pairs k4 2^14 (1024 thr)", b);
+      run_pairs<gk::fixed_tile_shape<4, 14, 1>, m5, 8>("pairs k4 2^14 (1024 thr) min1", b);
+    }
+    for (int p : sizes) {
+      buffers<paper_type> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 3);
+      cub_sort("cub stable merge sort, paper type", b, by_y{}, true);
+      profile("library stable merge_sort, paper type", b, by_y{}, true,
+              [](buffers<paper_type>& bb, steps& st) {
+                gk::merge_sort<paper_type, true>(bb.data, bb.scratch, bb.splits, bb.n, by_y{},
+                                                 stream);
+                st.mark("sort");
+                return bb.data;
+              });
+      using pm = gk::default_merge_policy<paper_type>;
+      run_paper<pm, pm, 8>("paper bms256x8 m256x8 L8 (main)", b);
+      run_paper<gk::merge_policy<256, 12>, pm, 8>("paper bms256x12 m256x8 L8", b);
+      run_paper<gk::merge_policy<256, 10>, pm, 8>("paper bms256x10 m256x8 L8", b);
+      run_paper<gk::merge_policy<128, 16>, pm, 8>("paper bms128x16 m256x8 L8", b);
+      run_paper<gk::merge_policy<256, 12>, gk::merge_policy<256, 12>, 8>(
+          "paper bms256x12 m256x12 L8", b);
+      run_paper<pm, pm, 32>("paper bms256x8 m256x8 L32", b);
+    }
+    CK(cudaStreamDestroy(stream));
+    return 0;
+  }
   for (int p : sizes) {
     buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
     if (ncu_mode) {  // one of each kernel: baseline merge sort and stable merge sort

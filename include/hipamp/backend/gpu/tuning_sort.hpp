@@ -109,6 +109,14 @@ using large_merge_tile_shape =
     std::conditional_t<sizeof(E) == 4, fixed_tile_shape<5, 15>, default_tile_shape<E>>;
 inline constexpr unsigned merge_large_tile_min = 1u << 22;
 
+// The stable merge sort's tiles above merge_stable_tile_min elements: the bitonic tile kernel
+// on (key, position) pairs (bitonic::positioned, ties by the position: stable), larger than the
+// block merge sort's tile of one merge block, so fewer merge passes. void: none (the block
+// merge sort at every size).
+template <class E>
+using stable_merge_tile_shape = std::conditional_t<sizeof(E) == 4, fixed_tile_shape<4, 14>, void>;
+inline constexpr unsigned merge_stable_tile_min = 1u << 22;
+
 // How the merge sort sorts its tiles before the merge passes: the bitonic tile kernel (larger
 // tiles, fewer passes, not stable) or the block merge sort (stable, tiles of one merge block).
 // Stable sorts always take the block merge sort.
