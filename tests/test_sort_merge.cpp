@@ -106,6 +106,30 @@ TEST_CASE("stable_sort: many duplicate keys keep their order across merge passes
   }
 }
 
+TEST_CASE("stable_sort: the large stable tiles keep duplicate keys in order", "[sort][merge]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    // From 2^22 elements a GPU's stable sort of 4-byte keys sorts 2^14-element tiles of (key,
+    // position) pairs by the bitonic tile kernel (tuning_sort.hpp): sizes around that switch,
+    // around a tile and around the first merge runs above it. The CPU devices sort by other code.
+    if (acc.is_cpu()) continue;
+    constexpr std::size_t big = std::size_t(1) << 22;
+    constexpr std::size_t tile = std::size_t(1) << 14;
+    for (const std::size_t n : {big - 1, big, big + 1, big + tile - 1, big + 2 * tile + 1}) {
+      for (const std::uint32_t distinct : {3u, 1000u}) {
+        INFO("n = " << n << ", distinct keys = " << distinct);
+        const std::vector<std::uint32_t> input = random_u32(n, distinct);
+        std::vector<std::uint32_t> expected = input;
+        std::stable_sort(expected.begin(), expected.end(), by_high_bits{});
+        std::vector<std::uint32_t> stable = input;
+        hx::stable_sort(acc.get_default_view(),
+                        hx::array_view<std::uint32_t, 1>(static_cast<int>(n), stable),
+                        by_high_bits{});
+        CHECK(stable == expected);
+      }
+    }
+  }
+}
+
 TEST_CASE("sort and stable_sort: the paper's type by y, ascending and descending",
           "[sort][merge]") {
   FOR_EACH_ACCELERATOR(acc) {

@@ -124,6 +124,22 @@ void check_merge_u64(unsigned length) {
                                       nullptr, 1u);
   report("stable merge sort, u64 by high half", length, 1, data == expected);
 }
+// The stable merge sort with its large tiles of (key, position) pairs forced at every size
+// (large_tile_min 2): keys by their high bits only, so ties are everywhere and the low bits
+// tell a stable result from another; the reference is std::stable_sort.
+void check_stable_pair_tiles(unsigned length, std::uint32_t distinct) {
+  std::vector<std::uint32_t> data(length);
+  for (auto& x : data) x = (rng() % distinct) << 8 | (rng() & 0xffu);
+  const auto by_high = [](std::uint32_t a, std::uint32_t b) { return (a >> 8) < (b >> 8); };
+  std::vector<std::uint32_t> expected = data;
+  std::stable_sort(expected.begin(), expected.end(), by_high);
+  std::vector<std::uint32_t> scratch(length, 0xdeadbeefu);
+  std::vector<unsigned> splits(
+      gk::merge_split_count<std::uint32_t>(length, gk::merge_sort_tile<std::uint32_t, true>()));
+  gk::merge_sort<std::uint32_t, true>(data.data(), scratch.data(), splits.data(), length, by_high,
+                                      nullptr, length % 2 == 0 ? 1u : ~0u, 2u);
+  report("stable merge sort, u32, pair tiles", length, 1, data == expected);
+}
 struct tagged {  // 12 bytes, sorted by y only: ties everywhere, x tells the original order
   float z;
   unsigned y;
@@ -182,6 +198,15 @@ int main() {
     check_merge_keys(n, 3);
     check_merge_keys<gk::block_sort::merge>(n, n / 3 + 2);
     check_merge_keys<gk::block_sort::bitonic>(n, n / 3 + 2);
+  }
+  // Stable u32 with the (key, position) tiles: around the pair tile and the merge runs above it.
+  constexpr unsigned stable_tile =
+      1u << gk::launch_shape<bn::positioned<std::uint32_t>,
+                             gk::stable_merge_tile_shape<std::uint32_t>>::tile.log2_tile;
+  for (unsigned n : {2u, 3u, 1000u, stable_tile - 1, stable_tile, stable_tile + 1,
+                     2 * stable_tile - 1, 2 * stable_tile + 1, 3 * stable_tile + 7}) {
+    check_stable_pair_tiles(n, 3);
+    check_stable_pair_tiles(n, 1000);
   }
   constexpr unsigned pair_tile = gk::merge_sort_tile<tagged, true>();
   // (8-byte elements: 12 items a thread, a block of 3072; stable with many ties.)

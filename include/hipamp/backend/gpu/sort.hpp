@@ -418,7 +418,8 @@ void stable_bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, st
 
 template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
 void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& less,
-                stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks) {
+                stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks,
+                unsigned large_tile_min = 0) {
   if (n < 2) return;
   using policy = default_merge_policy<T>;
   constexpr bool merged_tiles = Stable || Tiles == block_sort::merge;
@@ -445,7 +446,10 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
   }();
   bool large = false;
   if constexpr (has_large || has_stable_large) {
-    if (n >= (has_large ? merge_large_tile_min : merge_stable_tile_min)) {
+    // (large_tile_min: the tests' way to reach the large tiles at small sizes; 0: the tuning's.)
+    if (n >= (large_tile_min != 0  ? large_tile_min
+              : has_large          ? merge_large_tile_min
+                                   : merge_stable_tile_min)) {
       int device = 0;
       HIPAMP_GPU_CHECK(gpu_get_device(&device));
       large = large_shared <= static_cast<std::size_t>(max_shared_per_block(device));
