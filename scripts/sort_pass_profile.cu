@@ -308,7 +308,8 @@ int main(int argc, char** argv) {
   using b14 = gk::fixed_tile_shape<5, 14>;
   using b15 = gk::fixed_tile_shape<5, 15>;
   using m512 = gk::merge_policy<512, 16>;
-  if (s18) {  // issue 18, stable tiles: (key, position) bitonic tiles; the paper type's tile
+  if (s18 &&
+      !ncu_mode) {  // issue 18, stable tiles: (key, position) bitonic tiles; the paper type's tile
     for (int p : sizes) {
       buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
       cub_sort("cub stable merge sort", b, by_high_u32{}, true);
@@ -321,6 +322,14 @@ int main(int argc, char** argv) {
               });
       using m5 = gk::default_merge_policy<u32>;
       run_stable<m5, m5, 8>("stable bms256x16 min5 L8 (main)", b);
+      using o17 = gk::merge_policy<256, 17, 5>;
+      run_stable<o17, m5, 8>("stable bms256x17 min5 (no pad) m256x16 L8", b);
+      run_stable<gk::merge_policy<256, 15, 5>, m5, 8>("stable bms256x15 min5 (no pad) m256x16 L8",
+                                                      b);
+      run_stable<m5, o17, 8>("stable bms256x16 m256x17 min5 (no pad) L8", b);
+      run_stable<o17, o17, 8>("stable bms256x17 m256x17 min5 (no pad) L8", b);
+      run_bitonic<gk::fixed_tile_shape<5, 15>, m5, 8>("b15 m256x16 min5 L8 (library)", b);
+      run_bitonic<gk::fixed_tile_shape<5, 15>, o17, 8>("b15 m256x17 min5 (no pad) L8", b);
       run_pairs<gk::fixed_tile_shape<5, 13>, m5, 8>("pairs k5 2^13 (256 thr)", b);
       run_pairs<gk::fixed_tile_shape<4, 13>, m5, 8>("pairs k4 2^13 (512 thr)", b);
       run_pairs<gk::fixed_tile_shape<5, 14>, m5, 8>("pairs k5 2^14 (512 thr)", b);
@@ -341,6 +350,10 @@ int main(int argc, char** argv) {
       run_paper<pm, pm, 8>("paper bms256x8 m256x8 L8 (main)", b);
       run_paper<gk::merge_policy<256, 12>, pm, 8>("paper bms256x12 m256x8 L8", b);
       run_paper<gk::merge_policy<256, 10>, pm, 8>("paper bms256x10 m256x8 L8", b);
+      run_paper<gk::merge_policy<256, 11>, pm, 8>("paper bms256x11 (no pad) m256x8 L8", b);
+      run_paper<gk::merge_policy<256, 9>, pm, 8>("paper bms256x9 (no pad) m256x8 L8", b);
+      run_paper<gk::merge_policy<256, 11>, gk::merge_policy<256, 9>, 8>(
+          "paper bms256x11 m256x9 (no pad) L8", b);
       run_paper<gk::merge_policy<128, 16>, pm, 8>("paper bms128x16 m256x8 L8", b);
       run_paper<gk::merge_policy<256, 12>, gk::merge_policy<256, 12>, 8>(
           "paper bms256x12 m256x12 L8", b);
@@ -351,6 +364,13 @@ int main(int argc, char** argv) {
   }
   for (int p : sizes) {
     buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
+    if (ncu_mode && s18) {  // CUB's stable merge sort kernel by kernel beside ours
+      cub_sort("cub stable merge sort", b, by_high_u32{}, true);
+      run_stable<gk::default_merge_policy<u32>, gk::default_merge_policy<u32>, 8>(
+          "stable bms256x16 min5 L8", b);
+      run_pairs<gk::fixed_tile_shape<4, 14>, gk::default_merge_policy<u32>, 8>("pairs k4 2^14", b);
+      continue;
+    }
     if (ncu_mode) {  // one of each kernel: baseline merge sort and stable merge sort
       run_bitonic<b13, m16, 32>("bitonic13+m256x16", b);
       run_stable<m16, m16, 32>("stable block256x16+m256x16", b);
