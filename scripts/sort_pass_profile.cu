@@ -54,6 +54,60 @@ struct by_high_u32 {
   }
 };
 
+// Issue 18's measured-and-dropped stable tiles (84f977e): bitonic tiles of (key, position) pairs,
+// ties by the position (stable), 4x the unstable tile's time. Kept here to measure again.
+namespace pairs {
+// The stable tiles' elements: a key and its position in the input. Ordered by the key, ties by
+// the position, the network's order is total, so its (unstable) result is the stable order.
+// 8-byte pairs are 8-byte aligned so that a shared-memory access is one 64-bit load or store.
+template <class T>
+struct alignas(sizeof(T) + sizeof(unsigned) == 8    ? 8
+               : sizeof(T) + sizeof(unsigned) == 16 ? 16
+               : alignof(T) > alignof(unsigned)     ? alignof(T)
+                                                    : alignof(unsigned)) positioned {
+  T key;
+  unsigned position;
+};
+template <class Less>
+struct by_key_then_position {
+  Less less;
+  template <class P>
+  __host__ __device__ bool operator()(const P& a, const P& b) const {
+    return less(a.key, b.key) || (!less(b.key, a.key) && a.position < b.position);
+  }
+};
+// Keys read from `in`, each paired with its position; only the keys are written to `out`.
+template <class T>
+struct positioning_memory {
+  const T* in;
+  T* out;
+  bt::layout lay;
+  __host__ __device__ std::size_t at(unsigned q) const noexcept { return lay.real(q); }
+  __host__ __device__ std::size_t next(std::size_t a, unsigned step) const noexcept {
+    return a + step;
+  }
+  __host__ __device__ positioned<T> load(std::size_t a) const {
+    return {in[a], static_cast<unsigned>(a)};
+  }
+  __host__ __device__ void store(std::size_t a, const positioned<T>& e) const { out[a] = e.key; }
+};
+
+// Sorts tiles of 2^log2_tile stably, `data` to `to`: the bitonic tile kernel of Shape on
+// (key, position) pairs ordered by the key, ties by the position (positioned).
+template <class T, class Shape, class Less>
+void stable_bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, cudaStream_t stream) {
+  using pair = positioned<T>;
+  constexpr int log2_tile = gk::launch_shape<pair, Shape>::tile.log2_tile;
+  const bt::layout lay = bt::make_layout(n, 1, n);
+  const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
+  using mem = positioning_memory<T>;
+  using order = by_key_then_position<Less>;
+  gk::network_launcher<pair, Shape, mem, order>(mem{data, to, lay}, lay, order{less}, stream)
+      .tile_pass(1, tile_stages);
+}
+
+}  // namespace pairs
+
 // bench_sort's paper type, sorted by y (its sort and stable_sort both take merged tiles).
 struct paper_type {
   float x;
@@ -234,8 +288,8 @@ T* merged_then_merge(buffers<T>& b, Less less, steps& st) {
 // Stable bitonic tiles of (key, position) pairs of Shape, then merge passes of Policy.
 template <class Shape, class Policy, int Lanes, class T, class Less>
 T* pairs_then_merge(buffers<T>& b, Less less, steps& st) {
-  const unsigned tile = 1u << gk::launch_shape<bt::positioned<T>, Shape>::tile.log2_tile;
-  gk::stable_bitonic_tiles<T, Shape>(b.data, b.scratch, b.n, less, stream);
+  const unsigned tile = 1u << gk::launch_shape<pairs::positioned<T>, Shape>::tile.log2_tile;
+  pairs::stable_bitonic_tiles<T, Shape>(b.data, b.scratch, b.n, less, stream);
   CK(cudaGetLastError());
   st.mark("tile");
   return merge_passes<T, Policy, Lanes>(b.scratch, b.data, b.splits, b.n, tile, less, st);
@@ -308,8 +362,9 @@ int main(int argc, char** argv) {
   using b14 = gk::fixed_tile_shape<5, 14>;
   using b15 = gk::fixed_tile_shape<5, 15>;
   using m512 = gk::merge_policy<512, 16>;
-  if (s18 &&
-      !ncu_mode) {  // issue 18, stable tiles: (key, position) bitonic tiles; the paper type's tile
+  // Issue 18, stable tiles: block merge sort and merge shapes (odd items: no pad slots), the
+  // (key, position) bitonic tiles, the paper type's tiles.
+  if (s18 && !ncu_mode) {
     for (int p : sizes) {
       buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
       cub_sort("cub stable merge sort", b, by_high_u32{}, true);
@@ -320,21 +375,25 @@ int main(int argc, char** argv) {
                 st.mark("sort");
                 return bb.data;
               });
-      using m5 = gk::default_merge_policy<u32>;
-      run_stable<m5, m5, 8>("stable bms256x16 min5 L8 (main)", b);
+      using m5 = gk::merge_policy<256, 16, 5>;
+      run_stable<m5, m5, 8>("stable bms256x16 m256x16 min5 L8 (main)", b);
       using o17 = gk::merge_policy<256, 17, 5>;
       run_stable<o17, m5, 8>("stable bms256x17 min5 (no pad) m256x16 L8", b);
       run_stable<gk::merge_policy<256, 15, 5>, m5, 8>("stable bms256x15 min5 (no pad) m256x16 L8",
                                                       b);
       run_stable<m5, o17, 8>("stable bms256x16 m256x17 min5 (no pad) L8", b);
       run_stable<o17, o17, 8>("stable bms256x17 m256x17 min5 (no pad) L8", b);
-      run_bitonic<gk::fixed_tile_shape<5, 15>, m5, 8>("b15 m256x16 min5 L8 (library)", b);
+      run_bitonic<gk::fixed_tile_shape<5, 15>, m5, 8>("b15 m256x16 min5 L8 (main)", b);
       run_bitonic<gk::fixed_tile_shape<5, 15>, o17, 8>("b15 m256x17 min5 (no pad) L8", b);
-      run_pairs<gk::fixed_tile_shape<5, 13>, m5, 8>("pairs k5 2^13 (256 thr)", b);
-      run_pairs<gk::fixed_tile_shape<4, 13>, m5, 8>("pairs k4 2^13 (512 thr)", b);
-      run_pairs<gk::fixed_tile_shape<5, 14>, m5, 8>("pairs k5 2^14 (512 thr)", b);
       run_pairs<gk::fixed_tile_shape<4, 14>, m5, 8>("pairs k4 2^14 (1024 thr)", b);
-      run_pairs<gk::fixed_tile_shape<4, 14, 1>, m5, 8>("pairs k4 2^14 (1024 thr) min1", b);
+      run_stable<gk::merge_policy<256, 19, 5>, o17, 8>("stable bms256x19 m256x17 min5 L8", b);
+      run_stable<gk::merge_policy<256, 21, 5>, o17, 8>("stable bms256x21 m256x17 min5 L8", b);
+      run_stable<gk::merge_policy<256, 23, 5>, o17, 8>("stable bms256x23 m256x17 min5 L8", b);
+      run_stable<o17, gk::merge_policy<256, 15, 5>, 8>("stable bms256x17 m256x15 min5 L8", b);
+      run_stable<o17, gk::merge_policy<256, 19, 5>, 8>("stable bms256x17 m256x19 min5 L8", b);
+      run_stable<o17, gk::merge_policy<256, 21, 5>, 8>("stable bms256x17 m256x21 min5 L8", b);
+      run_stable<o17, gk::merge_policy<256, 17, 0>, 8>("stable bms256x17 m256x17 min0 L8", b);
+      run_stable<gk::merge_policy<256, 17, 4>, o17, 8>("stable bms256x17 min4 m256x17 L8", b);
     }
     for (int p : sizes) {
       buffers<paper_type> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 3);
@@ -346,7 +405,7 @@ int main(int argc, char** argv) {
                 st.mark("sort");
                 return bb.data;
               });
-      using pm = gk::default_merge_policy<paper_type>;
+      using pm = gk::merge_policy<256, 8>;  // main's
       run_paper<pm, pm, 8>("paper bms256x8 m256x8 L8 (main)", b);
       run_paper<gk::merge_policy<256, 12>, pm, 8>("paper bms256x12 m256x8 L8", b);
       run_paper<gk::merge_policy<256, 10>, pm, 8>("paper bms256x10 m256x8 L8", b);
@@ -366,9 +425,10 @@ int main(int argc, char** argv) {
     buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
     if (ncu_mode && s18) {  // CUB's stable merge sort kernel by kernel beside ours
       cub_sort("cub stable merge sort", b, by_high_u32{}, true);
-      run_stable<gk::default_merge_policy<u32>, gk::default_merge_policy<u32>, 8>(
-          "stable bms256x16 min5 L8", b);
-      run_pairs<gk::fixed_tile_shape<4, 14>, gk::default_merge_policy<u32>, 8>("pairs k4 2^14", b);
+      run_stable<gk::merge_policy<256, 17, 5>, gk::merge_policy<256, 17, 5>, 8>(
+          "stable bms256x17 m256x17 min5 L8", b);
+      run_stable<gk::merge_policy<256, 16, 5>, gk::merge_policy<256, 16, 5>, 8>(
+          "stable bms256x16 m256x16 min5 L8 (main)", b);
       continue;
     }
     if (ncu_mode) {  // one of each kernel: baseline merge sort and stable merge sort

@@ -587,42 +587,6 @@ struct copy_memory {
   HIPAMP_HOST_DEVICE void store(std::size_t a, const T& e) const { out[a] = e; }
 };
 
-// The stable tiles' elements: a key and its position in the input. Ordered by the key, ties by
-// the position, the network's order is total, so its (unstable) result is the stable order.
-// 8-byte pairs are 8-byte aligned so that a shared-memory access is one 64-bit load or store.
-template <class T>
-struct alignas(sizeof(T) + sizeof(unsigned) == 8    ? 8
-               : sizeof(T) + sizeof(unsigned) == 16 ? 16
-               : alignof(T) > alignof(unsigned)     ? alignof(T)
-                                                    : alignof(unsigned)) positioned {
-  T key;
-  unsigned position;
-};
-template <class Less>
-struct by_key_then_position {
-  Less less;
-  HIPAMP_NO_EXEC_CHECK
-  template <class P>
-  HIPAMP_HOST_DEVICE bool operator()(const P& a, const P& b) const {
-    return less(a.key, b.key) || (!less(b.key, a.key) && a.position < b.position);
-  }
-};
-// Keys read from `in`, each paired with its position; only the keys are written to `out`.
-template <class T>
-struct positioning_memory {
-  const T* in;
-  T* out;
-  layout lay;
-  HIPAMP_HOST_DEVICE std::size_t at(unsigned q) const noexcept { return lay.real(q); }
-  HIPAMP_HOST_DEVICE std::size_t next(std::size_t a, unsigned step) const noexcept {
-    return a + step;
-  }
-  HIPAMP_HOST_DEVICE positioned<T> load(std::size_t a) const {
-    return {in[a], static_cast<unsigned>(a)};
-  }
-  HIPAMP_HOST_DEVICE void store(std::size_t a, const positioned<T>& e) const { out[a] = e.key; }
-};
-
 // A tile in shared memory, with one pad slot after every 2^shift elements so that the
 // rounds' accesses are free of bank conflicts (see for_each_tile_round): a warp's access is
 // served 128 bytes at a time, so 4-, 8- and 16-byte elements pad every 32, 16 and 8

@@ -353,7 +353,7 @@ namespace sort_kernels {
 template <class T, bool Stable, block_sort Tiles = default_block_sort<T>>
 constexpr unsigned merge_sort_tile() {
   if constexpr (Stable || Tiles == block_sort::merge) {
-    return default_merge_policy<T>::per_block;
+    return default_block_merge_policy<T>::per_block;
   } else {
     return 1u << launch_shape<T, default_tile_shape<T>>::tile.log2_tile;
   }
@@ -402,20 +402,6 @@ void bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, stream_t 
       .tile_pass(1, tile_stages);
 }
 
-// Sorts tiles of 2^log2_tile stably, `data` to `to`: the bitonic tile kernel of Shape on
-// (key, position) pairs ordered by the key, ties by the position (bitonic::positioned).
-template <class T, class Shape, class Less>
-void stable_bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, stream_t stream) {
-  using pair = bitonic::positioned<T>;
-  constexpr int log2_tile = launch_shape<pair, Shape>::tile.log2_tile;
-  const bitonic::layout lay = bitonic::make_layout(n, 1, n);
-  const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
-  using mem = bitonic::positioning_memory<T>;
-  using order = bitonic::by_key_then_position<Less>;
-  network_launcher<pair, Shape, mem, order>(mem{data, to, lay}, lay, order{less}, stream)
-      .tile_pass(1, tile_stages);
-}
-
 template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
 void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& less,
                 stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks,
@@ -425,48 +411,25 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
   constexpr bool merged_tiles = Stable || Tiles == block_sort::merge;
   using large_shape = large_merge_tile_shape<T>;
   constexpr bool has_large = !merged_tiles && !std::is_same_v<large_shape, default_tile_shape<T>>;
-  using stable_shape = stable_merge_tile_shape<T>;
-  constexpr bool has_stable_large = Stable && !std::is_void_v<stable_shape>;
-  // The large tile's size and shared memory (none: 0).
-  constexpr unsigned large_log2_tile = [] {
-    if constexpr (has_stable_large) {
-      return launch_shape<bitonic::positioned<T>, stable_shape>::tile.log2_tile;
-    } else if constexpr (has_large) {
-      return launch_shape<T, large_shape>::tile.log2_tile;
-    }
-    return 0;
-  }();
-  constexpr std::size_t large_shared = [] {
-    if constexpr (has_stable_large) {
-      return launch_shape<bitonic::positioned<T>, stable_shape>::shared_bytes;
-    } else if constexpr (has_large) {
-      return launch_shape<T, large_shape>::shared_bytes;
-    }
-    return std::size_t(0);
-  }();
   bool large = false;
-  if constexpr (has_large || has_stable_large) {
+  if constexpr (has_large) {
     // (large_tile_min: the tests' way to reach the large tiles at small sizes; 0: the tuning's.)
-    if (n >= (large_tile_min != 0  ? large_tile_min
-              : has_large          ? merge_large_tile_min
-                                   : merge_stable_tile_min)) {
+    if (n >= (large_tile_min != 0 ? large_tile_min : merge_large_tile_min)) {
       int device = 0;
       HIPAMP_GPU_CHECK(gpu_get_device(&device));
-      large = large_shared <= static_cast<std::size_t>(max_shared_per_block(device));
+      large = launch_shape<T, large_shape>::shared_bytes <=
+              static_cast<std::size_t>(max_shared_per_block(device));
     }
   }
-  const unsigned tile = large ? 1u << large_log2_tile : merge_sort_tile<T, Stable, Tiles>();
+  const unsigned tile = large ? 1u << launch_shape<T, large_shape>::tile.log2_tile
+                              : merge_sort_tile<T, Stable, Tiles>();
   const int passes = merge::pass_count(n, tile);
   T* from = passes % 2 == 1 ? scratch : data;
   if constexpr (merged_tiles) {
-    if constexpr (has_stable_large) {
-      if (large) stable_bitonic_tiles<T, stable_shape>(data, from, n, less, stream);
-    }
-    if (!large) {
-      block_merge_sort_kernel<T, policy, Less>
-          <<<(n + tile - 1) / tile, policy::threads, 0, stream>>>(data, from, n, less);
-      HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: block merge sort kernel");
-    }
+    using block_policy = default_block_merge_policy<T>;
+    block_merge_sort_kernel<T, block_policy, Less>
+        <<<(n + tile - 1) / tile, block_policy::threads, 0, stream>>>(data, from, n, less);
+    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: block merge sort kernel");
   } else {
     if constexpr (has_large) {
       if (large) bitonic_tiles<T, large_shape>(data, from, n, less, stream);
