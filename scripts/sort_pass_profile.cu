@@ -376,7 +376,7 @@ int main(int argc, char** argv) {
                 return bb.data;
               });
       using m5 = gk::merge_policy<256, 16, 5>;
-      run_stable<m5, m5, 8>("stable bms256x16 m256x16 min5 L8 (main)", b);
+      run_stable<m5, m5, 8>("stable bms256x16 m256x16 min5 L8 (main policy)", b);
       using o17 = gk::merge_policy<256, 17, 5>;
       run_stable<o17, m5, 8>("stable bms256x17 min5 (no pad) m256x16 L8", b);
       run_stable<gk::merge_policy<256, 15, 5>, m5, 8>("stable bms256x15 min5 (no pad) m256x16 L8",
@@ -428,7 +428,7 @@ int main(int argc, char** argv) {
       run_stable<gk::merge_policy<256, 17, 5>, gk::merge_policy<256, 17, 5>, 8>(
           "stable bms256x17 m256x17 min5 L8", b);
       run_stable<gk::merge_policy<256, 16, 5>, gk::merge_policy<256, 16, 5>, 8>(
-          "stable bms256x16 m256x16 min5 L8 (main)", b);
+          "stable bms256x16 m256x16 min5 L8 (main policy)", b);
       continue;
     }
     if (ncu_mode) {  // one of each kernel: baseline merge sort and stable merge sort

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
 #include <hipamp/algorithm/sort/merge_path.hpp>
@@ -110,14 +111,31 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
   for (int k = 0; k < items; ++k) {
     if (static_cast<unsigned>(k) < valid) x[k] = keys[merge_slot<pad>(first + k)];
   }
+  // Threads whose items all exist (all but the last of a partial tile) exchange unchecked.
+  const auto transpose = [&x, valid, &less](auto whole) {
+    constexpr bool all_exist = decltype(whole)::value;
 #pragma unroll
-  for (int phase = 0; phase < items; ++phase) {
+    for (int phase = 0; phase < items; ++phase) {
 #pragma unroll
-    for (int j = phase & 1; j + 1 < items; j += 2) {
-      if (static_cast<unsigned>(j + 1) < valid) bitonic::compare_exchange(x[j], x[j + 1], less);
+      for (int j = phase & 1; j + 1 < items; j += 2) {
+        if (all_exist || static_cast<unsigned>(j + 1) < valid) {
+          bitonic::compare_exchange(x[j], x[j + 1], less);
+        }
+      }
     }
+  };
+  if (valid == static_cast<unsigned>(items)) {
+    transpose(std::true_type{});
+  } else {
+    transpose(std::false_type{});
   }
-  for (unsigned width = items; width < per_block; width *= 2) {
+  // Round by round, groups of `group` threads merge two runs of group / 2 threads' items: a
+  // group's first position and a thread's place in it by masks (threads is a power of two),
+  // where dividing by the run's length (items need not be a power of 2) cost a division a round.
+  static_assert((threads & (threads - 1)) == 0,
+                "hipamp: the block merge sort's threads are a power of two");
+  for (unsigned group = 2; group <= threads; group *= 2) {
+    const unsigned width = group / 2 * items;
     __syncthreads();  // the previous round's reads are done
 #pragma unroll
     for (int k = 0; k < items; ++k) {
@@ -125,13 +143,13 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     }
     __syncthreads();
     if (valid == 0) continue;
-    const unsigned pair = first / (2 * width) * (2 * width);  // items need not be a power of 2
+    const unsigned pair = (tid & ~(group - 1)) * items;
     const unsigned left = count - pair;
     const unsigned a_count = left < width ? left : width;
     const unsigned b_count = left - a_count < width ? left - a_count : width;
     const shared_run<E, per_block, pad> a{keys, pair};
     const shared_run<E, per_block, pad> b{keys, pair + width};
-    const unsigned diag = first - pair;
+    const unsigned diag = (tid & (group - 1)) * items;
     const unsigned split = merge::merge_path(a, a_count, b, b_count, diag, less);
     unsigned ai = split;
     unsigned bi = diag - split;
