@@ -131,7 +131,8 @@ using large_merge_tile_shape =
 inline constexpr unsigned merge_large_tile_min = 1u << 22;
 
 // How the merge sort sorts its tiles before the merge passes: the bitonic tile kernel (larger
-// tiles, fewer passes, not stable) or the block merge sort (stable, tiles of one merge block).
+// tiles, fewer passes, not stable) or the block merge sort (stable, tiles of
+// default_block_merge_policy).
 // Stable sorts always take the block merge sort.
 // Measured on the H100 (bench_sort_variants, 68b9f7c; ratio to CUB's merge sort at 2^16 / 2^20
 // / 2^24 / 2^26): u32 bitonic tiles 1.12 / 1.34 / 0.86 / 0.78, merged tiles 1.06 / 1.25 / 0.80
