@@ -54,8 +54,84 @@ struct by_high_u32 {
   }
 };
 
+// Issue 18's measured-and-dropped stable tiles (84f977e): bitonic tiles of (key, position) pairs,
+// ties by the position (stable), 4x the unstable tile's time. Kept here to measure again.
+namespace pairs {
+// The stable tiles' elements: a key and its position in the input. Ordered by the key, ties by
+// the position, the network's order is total, so its (unstable) result is the stable order.
+// 8-byte pairs are 8-byte aligned so that a shared-memory access is one 64-bit load or store.
+template <class T>
+struct alignas(sizeof(T) + sizeof(unsigned) == 8    ? 8
+               : sizeof(T) + sizeof(unsigned) == 16 ? 16
+               : alignof(T) > alignof(unsigned)     ? alignof(T)
+                                                    : alignof(unsigned)) positioned {
+  T key;
+  unsigned position;
+};
+template <class Less>
+struct by_key_then_position {
+  Less less;
+  template <class P>
+  __host__ __device__ bool operator()(const P& a, const P& b) const {
+    return less(a.key, b.key) || (!less(b.key, a.key) && a.position < b.position);
+  }
+};
+// Keys read from `in`, each paired with its position; only the keys are written to `out`.
+template <class T>
+struct positioning_memory {
+  const T* in;
+  T* out;
+  bt::layout lay;
+  __host__ __device__ std::size_t at(unsigned q) const noexcept { return lay.real(q); }
+  __host__ __device__ std::size_t next(std::size_t a, unsigned step) const noexcept {
+    return a + step;
+  }
+  __host__ __device__ positioned<T> load(std::size_t a) const {
+    return {in[a], static_cast<unsigned>(a)};
+  }
+  __host__ __device__ void store(std::size_t a, const positioned<T>& e) const { out[a] = e.key; }
+};
+
+// Sorts tiles of 2^log2_tile stably, `data` to `to`: the bitonic tile kernel of Shape on
+// (key, position) pairs ordered by the key, ties by the position (positioned).
+template <class T, class Shape, class Less>
+void stable_bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, cudaStream_t stream) {
+  using pair = positioned<T>;
+  constexpr int log2_tile = gk::launch_shape<pair, Shape>::tile.log2_tile;
+  const bt::layout lay = bt::make_layout(n, 1, n);
+  const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
+  using mem = positioning_memory<T>;
+  using order = by_key_then_position<Less>;
+  gk::network_launcher<pair, Shape, mem, order>(mem{data, to, lay}, lay, order{less}, stream)
+      .tile_pass(1, tile_stages);
+}
+
+}  // namespace pairs
+
+// bench_sort's paper type, sorted by y (its sort and stable_sort both take merged tiles).
+struct paper_type {
+  float x;
+  unsigned y;
+  int z;
+  bool operator==(const paper_type& o) const { return x == o.x && y == o.y && z == o.z; }
+};
+struct by_y {
+  __host__ __device__ bool operator()(const paper_type& a, const paper_type& b) const {
+    return a.y < b.y;
+  }
+};
+template <class G>
+void fill(std::uint32_t& x, G& g, unsigned) {
+  x = g();
+}
+template <class G>
+void fill(paper_type& x, G& g, unsigned i) {
+  x = {static_cast<float>(g() % 1000), static_cast<unsigned>(g()), static_cast<int>(i)};
+}
+
 static cudaStream_t stream;
 static bool ncu_mode = false;
+static bool s18 = false;
 
 struct steps {
   std::vector<cudaEvent_t> ev;
@@ -109,7 +185,7 @@ struct buffers {
   unsigned* splits;
   explicit buffers(unsigned count, unsigned seed) : n(count), host(count) {
     std::mt19937 g(seed);
-    for (auto& x : host) x = g();
+    for (unsigned i = 0; i < count; ++i) fill(host[i], g, i);
     CK(cudaMalloc(&pristine, n * sizeof(T)));
     CK(cudaMalloc(&data, n * sizeof(T)));
     CK(cudaMalloc(&scratch, n * sizeof(T)));
@@ -141,7 +217,7 @@ struct buffers {
     }
     if (sorted_ref.empty()) {
       sorted_ref = host;
-      std::sort(sorted_ref.begin(), sorted_ref.end());
+      std::sort(sorted_ref.begin(), sorted_ref.end(), less);
     }
     return got == sorted_ref;
   }
@@ -209,6 +285,28 @@ T* merged_then_merge(buffers<T>& b, Less less, steps& st) {
   return merge_passes<T, Policy, Lanes>(b.scratch, b.data, b.splits, b.n, tile, less, st);
 }
 
+// Stable bitonic tiles of (key, position) pairs of Shape, then merge passes of Policy.
+template <class Shape, class Policy, int Lanes, class T, class Less>
+T* pairs_then_merge(buffers<T>& b, Less less, steps& st) {
+  const unsigned tile = 1u << gk::launch_shape<pairs::positioned<T>, Shape>::tile.log2_tile;
+  pairs::stable_bitonic_tiles<T, Shape>(b.data, b.scratch, b.n, less, stream);
+  CK(cudaGetLastError());
+  st.mark("tile");
+  return merge_passes<T, Policy, Lanes>(b.scratch, b.data, b.splits, b.n, tile, less, st);
+}
+template <class Shape, class Policy, int Lanes>
+void run_pairs(const char* name, buffers<std::uint32_t>& b) {
+  profile(name, b, by_high_u32{}, true, [](buffers<std::uint32_t>& bb, steps& st) {
+    return pairs_then_merge<Shape, Policy, Lanes>(bb, by_high_u32{}, st);
+  });
+}
+template <class BlockPolicy, class Policy, int Lanes>
+void run_paper(const char* name, buffers<paper_type>& b) {
+  profile(name, b, by_y{}, true, [](buffers<paper_type>& bb, steps& st) {
+    return merged_then_merge<BlockPolicy, Policy, Lanes>(bb, by_y{}, st);
+  });
+}
+
 template <class T, class Less>
 void cub_sort(const char* name, buffers<T>& b, Less less, bool stable) {
   std::size_t bytes = 0;
@@ -249,6 +347,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "ncu") == 0) {
       ncu_mode = true;
+    } else if (std::strcmp(argv[i], "s18") == 0) {
+      s18 = true;
     } else {
       sizes.push_back(std::atoi(argv[i]));
     }
@@ -262,8 +362,75 @@ int main(int argc, char** argv) {
   using b14 = gk::fixed_tile_shape<5, 14>;
   using b15 = gk::fixed_tile_shape<5, 15>;
   using m512 = gk::merge_policy<512, 16>;
+  // Issue 18, stable tiles: block merge sort and merge shapes (odd items: no pad slots), the
+  // (key, position) bitonic tiles, the paper type's tiles.
+  if (s18 && !ncu_mode) {
+    for (int p : sizes) {
+      buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
+      cub_sort("cub stable merge sort", b, by_high_u32{}, true);
+      profile("library stable merge_sort (this tree)", b, by_high_u32{}, true,
+              [](buffers<u32>& bb, steps& st) {
+                gk::merge_sort<u32, true>(bb.data, bb.scratch, bb.splits, bb.n, by_high_u32{},
+                                          stream);
+                st.mark("sort");
+                return bb.data;
+              });
+      using m5 = gk::merge_policy<256, 16, 5>;
+      run_stable<m5, m5, 8>("stable bms256x16 m256x16 min5 L8 (main policy)", b);
+      using o17 = gk::merge_policy<256, 17, 5>;
+      run_stable<o17, m5, 8>("stable bms256x17 min5 (no pad) m256x16 L8", b);
+      run_stable<gk::merge_policy<256, 15, 5>, m5, 8>("stable bms256x15 min5 (no pad) m256x16 L8",
+                                                      b);
+      run_stable<m5, o17, 8>("stable bms256x16 m256x17 min5 (no pad) L8", b);
+      run_stable<o17, o17, 8>("stable bms256x17 m256x17 min5 (no pad) L8", b);
+      run_bitonic<gk::fixed_tile_shape<5, 15>, m5, 8>("b15 m256x16 min5 L8 (main)", b);
+      run_bitonic<gk::fixed_tile_shape<5, 15>, o17, 8>("b15 m256x17 min5 (no pad) L8", b);
+      run_pairs<gk::fixed_tile_shape<4, 14>, m5, 8>("pairs k4 2^14 (1024 thr)", b);
+      run_stable<gk::merge_policy<256, 19, 5>, o17, 8>("stable bms256x19 m256x17 min5 L8", b);
+      run_stable<gk::merge_policy<256, 21, 5>, o17, 8>("stable bms256x21 m256x17 min5 L8", b);
+      run_stable<gk::merge_policy<256, 23, 5>, o17, 8>("stable bms256x23 m256x17 min5 L8", b);
+      run_stable<o17, gk::merge_policy<256, 15, 5>, 8>("stable bms256x17 m256x15 min5 L8", b);
+      run_stable<o17, gk::merge_policy<256, 19, 5>, 8>("stable bms256x17 m256x19 min5 L8", b);
+      run_stable<o17, gk::merge_policy<256, 21, 5>, 8>("stable bms256x17 m256x21 min5 L8", b);
+      run_stable<o17, gk::merge_policy<256, 17, 0>, 8>("stable bms256x17 m256x17 min0 L8", b);
+      run_stable<gk::merge_policy<256, 17, 4>, o17, 8>("stable bms256x17 min4 m256x17 L8", b);
+    }
+    for (int p : sizes) {
+      buffers<paper_type> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 3);
+      cub_sort("cub stable merge sort, paper type", b, by_y{}, true);
+      profile("library stable merge_sort, paper type", b, by_y{}, true,
+              [](buffers<paper_type>& bb, steps& st) {
+                gk::merge_sort<paper_type, true>(bb.data, bb.scratch, bb.splits, bb.n, by_y{},
+                                                 stream);
+                st.mark("sort");
+                return bb.data;
+              });
+      using pm = gk::merge_policy<256, 8>;  // main's
+      run_paper<pm, pm, 8>("paper bms256x8 m256x8 L8 (main)", b);
+      run_paper<gk::merge_policy<256, 12>, pm, 8>("paper bms256x12 m256x8 L8", b);
+      run_paper<gk::merge_policy<256, 10>, pm, 8>("paper bms256x10 m256x8 L8", b);
+      run_paper<gk::merge_policy<256, 11>, pm, 8>("paper bms256x11 (no pad) m256x8 L8", b);
+      run_paper<gk::merge_policy<256, 9>, pm, 8>("paper bms256x9 (no pad) m256x8 L8", b);
+      run_paper<gk::merge_policy<256, 11>, gk::merge_policy<256, 9>, 8>(
+          "paper bms256x11 m256x9 (no pad) L8", b);
+      run_paper<gk::merge_policy<128, 16>, pm, 8>("paper bms128x16 m256x8 L8", b);
+      run_paper<gk::merge_policy<256, 12>, gk::merge_policy<256, 12>, 8>(
+          "paper bms256x12 m256x12 L8", b);
+      run_paper<pm, pm, 32>("paper bms256x8 m256x8 L32", b);
+    }
+    CK(cudaStreamDestroy(stream));
+    return 0;
+  }
   for (int p : sizes) {
     buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
+    if (ncu_mode && s18) {  // CUB's stable merge sort kernel by kernel beside ours
+      cub_sort("cub stable merge sort", b, by_high_u32{}, true);
+      run_stable<gk::merge_policy<256, 17, 5>, gk::merge_policy<256, 17, 5>, 8>(
+          "stable bms256x17 m256x17 min5 L8", b);
+      run_stable<gk::merge_policy<256, 16, 5>, gk::merge_policy<256, 16, 5>, 8>(
+          "stable bms256x16 m256x16 min5 L8 (main policy)", b);
+      continue;
+    }
     if (ncu_mode) {  // one of each kernel: baseline merge sort and stable merge sort
       run_bitonic<b13, m16, 32>("bitonic13+m256x16", b);
       run_stable<m16, m16, 32>("stable block256x16+m256x16", b);

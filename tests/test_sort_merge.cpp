@@ -37,11 +37,13 @@ struct by_y_descending {
 };
 
 // Tiles: bitonic 2^13 for 4-byte keys; the block merge sort (stable sorts, and 12-byte
-// elements) 4096 / 2048. Merge blocks place 4096 / 2048 outputs. The sizes straddle each of
-// them and later merge runs (one, two and three passes, odd counts of passes too).
+// elements) 4352 / 2816 (main's 4096 / 2048 kept too). Merge blocks place 4352 / 2304 outputs.
+// The sizes straddle each of them and later merge runs (one, two and three passes, odd counts
+// of passes too).
 std::vector<std::size_t> merge_sizes() {
-  return {2,    3,    2047, 2049,  3071,  3073,          4095,  4097,
-          8191, 8192, 8193, 16385, 32767, 3 * 8192 + 17, 65537, 100003};
+  return {2,    3,     2047,  2049,  2303,          2305,  2815,  2817, 3071,
+          3073, 4095,  4097,  4351,  4353,          5633,  8191,  8192, 8193,
+          8705, 16385, 17407, 32767, 3 * 8192 + 17, 65537, 100003};
 }
 
 std::vector<std::uint32_t> random_u32(std::size_t n, std::uint32_t distinct) {
@@ -101,6 +103,30 @@ TEST_CASE("stable_sort: many duplicate keys keep their order across merge passes
                  hx::array_view<std::uint32_t, 1>(static_cast<int>(n), unstable), by_high_bits{});
         CHECK(std::is_sorted(unstable.begin(), unstable.end(), by_high_bits{}));
         CHECK(is_permutation_of(unstable, input));
+      }
+    }
+  }
+}
+
+TEST_CASE("stable_sort: duplicate keys keep their order in large sorts", "[sort][merge]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    // Around 2^22, where a GPU's unstable sort of 4-byte keys takes 2^15 tiles and the stable
+    // one keeps its block merge sort tiles (4352 = 256 x 17: odd runs, no pad slots), around a
+    // multiple of those tiles and of a merge block. The CPU devices sort by other code.
+    if (acc.is_cpu()) continue;
+    constexpr std::size_t big = std::size_t(1) << 22;
+    constexpr std::size_t tile = 4352;
+    for (const std::size_t n : {big - 1, big, big + 1, big + tile - 1, big + 2 * tile + 1}) {
+      for (const std::uint32_t distinct : {3u, 1000u}) {
+        INFO("n = " << n << ", distinct keys = " << distinct);
+        const std::vector<std::uint32_t> input = random_u32(n, distinct);
+        std::vector<std::uint32_t> expected = input;
+        std::stable_sort(expected.begin(), expected.end(), by_high_bits{});
+        std::vector<std::uint32_t> stable = input;
+        hx::stable_sort(acc.get_default_view(),
+                        hx::array_view<std::uint32_t, 1>(static_cast<int>(n), stable),
+                        by_high_bits{});
+        CHECK(stable == expected);
       }
     }
   }

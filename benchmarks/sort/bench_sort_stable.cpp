@@ -1,5 +1,5 @@
-// bench_sort, GPU: stable_sort with a comparator (the stable merge sort: tiles of (element,
-// position) pairs, stable merges) against CUB's stable merge sort with the same comparator, on
+// bench_sort, GPU: stable_sort with a comparator (the stable merge sort: block merge sort
+// tiles, stable merges) against CUB's stable merge sort with the same comparator, on
 // u32 keys and on the paper's user type sorted by y.
 #include "sort_bench.hpp"
 

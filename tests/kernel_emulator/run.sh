@@ -32,7 +32,9 @@ rm -rf "$build/include" && cp -r "$repo/include" "$build/include"
 python3 - "$build/include" <<'PY'
 import os, re, sys
 launch = re.compile(r'([\w:]+(?:<[^;{}()]*?>)?)\s*<<<(.*?)>>>\((.*?)\);', re.S)
-# Dynamic shared arrays get a fixed size: shared memory is per-block static storage here.
+# Dynamic shared arrays get a fixed size (256 KiB, above any GPU's opt-in limit: the stable
+# sort's 2^14 tiles of (key, position) pairs take 136 KiB): shared memory is per-block static
+# storage here.
 # (an alignment macro goes first: attributes may not follow `static thread_local`).
 dynamic_shared = re.compile(r'extern __shared__ (\w+_ALIGN )?(.*?)\[\];')
 for root, _, files in os.walk(sys.argv[1]):
@@ -43,7 +45,7 @@ for root, _, files in os.walk(sys.argv[1]):
         # deduced at the call, as a real launch does.
         new = launch.sub(lambda m: '::emu::launch(%s, [&](auto&&... emu_args) { %s(emu_args...); }, %s);'
                          % (m.group(2), m.group(1), m.group(3)), text)
-        new = dynamic_shared.sub(lambda m: '%s__shared__ %s[1 << 17];' % (m.group(1) or '', m.group(2)), new)
+        new = dynamic_shared.sub(lambda m: '%s__shared__ %s[1 << 18];' % (m.group(1) or '', m.group(2)), new)
         if new != text:
             open(path, 'w').write(new)
 PY

@@ -96,8 +96,10 @@ void check_paper_keys(unsigned length) {
 
 // The merge sort (tiles, then merge passes through a scratch buffer): unstable keys must equal
 // std::stable_sort's; the stable variant must equal it with every element's original index.
+// large_tile_min: from how many elements the 2^15 tiles of 4-byte keys are taken (0: the
+// tuning's 2^22, out of reach here; 2: at every size, so they run here too).
 template <gk::block_sort Tiles = gk::default_block_sort<std::uint32_t>>
-void check_merge_keys(unsigned length, std::uint32_t distinct) {
+void check_merge_keys(unsigned length, std::uint32_t distinct, unsigned large_tile_min = 0) {
   std::vector<std::uint32_t> data = random_rows(length, 1, length, distinct);
   std::vector<std::uint32_t> expected = data;
   std::stable_sort(expected.begin(), expected.end());
@@ -107,8 +109,11 @@ void check_merge_keys(unsigned length, std::uint32_t distinct) {
   // Every other size finds its splits in merge_partition_kernel (from one block on).
   const unsigned partition_min_blocks = length % 2 == 0 ? 1u : ~0u;
   gk::merge_sort<std::uint32_t, false, Tiles>(data.data(), scratch.data(), splits.data(), length,
-                                              less_u32{}, nullptr, partition_min_blocks);
-  report(Tiles == gk::block_sort::merge ? "merge sort, u32, merged tiles" : "merge sort, u32 keys",
+                                              less_u32{}, nullptr, partition_min_blocks,
+                                              large_tile_min);
+  report(Tiles == gk::block_sort::merge ? "merge sort, u32, merged tiles"
+         : large_tile_min != 0          ? "merge sort, u32, 2^15 tiles"
+                                        : "merge sort, u32 keys",
          length, 1, data == expected);
 }
 void check_merge_u64(unsigned length) {
@@ -123,6 +128,19 @@ void check_merge_u64(unsigned length) {
   gk::merge_sort<std::uint64_t, true>(data.data(), scratch.data(), splits.data(), length, by_high,
                                       nullptr, 1u);
   report("stable merge sort, u64 by high half", length, 1, data == expected);
+}
+void check_merge_u32_stable(unsigned length) {
+  std::vector<std::uint32_t> data(length);
+  for (auto& x : data) x = (rng() % 5) << 16 | (rng() & 0xffffu);
+  const auto by_high = [](std::uint32_t a, std::uint32_t b) { return (a >> 16) < (b >> 16); };
+  std::vector<std::uint32_t> expected = data;
+  std::stable_sort(expected.begin(), expected.end(), by_high);
+  std::vector<std::uint32_t> scratch(length);
+  std::vector<unsigned> splits(
+      gk::merge_split_count<std::uint32_t>(length, gk::merge_sort_tile<std::uint32_t, true>()));
+  gk::merge_sort<std::uint32_t, true>(data.data(), scratch.data(), splits.data(), length, by_high,
+                                      nullptr, length % 2 == 0 ? 1u : ~0u);
+  report("stable merge sort, u32 by high half", length, 1, data == expected);
 }
 struct tagged {  // 12 bytes, sorted by y only: ties everywhere, x tells the original order
   float z;
@@ -183,6 +201,20 @@ int main() {
     check_merge_keys<gk::block_sort::merge>(n, n / 3 + 2);
     check_merge_keys<gk::block_sort::bitonic>(n, n / 3 + 2);
   }
+  // The 2^15 tiles of large sorts of 4-byte keys (large_merge_tile_shape), forced: around the
+  // tile and the merge runs above it.
+  constexpr unsigned large_tile =
+      1u
+      << gk::launch_shape<std::uint32_t, gk::large_merge_tile_shape<std::uint32_t>>::tile.log2_tile;
+  for (unsigned n : {large_tile - 1, large_tile + 1, 2 * large_tile + 3, 3 * large_tile - 1}) {
+    check_merge_keys(n, n / 3 + 2, 2u);
+    check_merge_keys(n, 3, 2u);
+  }
+  // Stable u32 (block merge sort tiles of default_block_merge_policy, then merges) around the
+  // tile and the merge runs, many duplicates: by the high half, against std::stable_sort.
+  constexpr unsigned stable_tile = gk::merge_sort_tile<std::uint32_t, true>();
+  for (unsigned n : {stable_tile - 1, stable_tile + 1, 2 * stable_tile + 1, 4 * stable_tile - 1})
+    check_merge_u32_stable(n);
   constexpr unsigned pair_tile = gk::merge_sort_tile<tagged, true>();
   // (8-byte elements: 12 items a thread, a block of 3072; stable with many ties.)
   for (unsigned n : {3071u, 3072u, 3073u, 7000u, 20001u}) check_merge_u64(n);

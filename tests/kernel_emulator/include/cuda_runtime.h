@@ -141,8 +141,10 @@ void launch(dim3 grid, dim3 block, std::size_t, cudaStream_t, Kernel kernel, A&&
 }
 }  // namespace emu
 
-inline cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr, int) {
-  *v = emu::multiprocessors;
+// A block's opt-in shared memory is the emulator's dynamic shared array (run.sh: 256 KiB), so
+// that the sort's large tiles run here too; every other attribute reads as the multiprocessors.
+inline cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr attribute, int) {
+  *v = attribute == cudaDevAttrMaxSharedMemoryPerBlockOptin ? 1 << 18 : emu::multiprocessors;
   return cudaSuccess;
 }
 template <class K>

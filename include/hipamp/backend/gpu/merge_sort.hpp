@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
 #include <hipamp/algorithm/sort/merge_path.hpp>
@@ -30,6 +31,22 @@
 #include <hipamp/backend/gpu/warp_primitives.hpp>
 
 namespace hipamp::detail::gpu::sort_kernels {
+
+// How a block's thread-major accesses (thread t's items at t * items + k) avoid bank conflicts:
+// one pad slot per 32 when `items` is even (threads 2 apart would meet on a bank); none when
+// it is odd (t * items + k then meets a bank once per 32 threads), which saves the pad's
+// arithmetic on every data-dependent read of a merge.
+template <class Policy>
+inline constexpr int merge_pad_shift = Policy::items % 2 == 1 ? -1 : 5;
+// Slot of position i with one pad per 2^Shift positions (Shift < 0: none).
+template <int Shift>
+HIPAMP_HOST_DEVICE constexpr unsigned merge_slot(unsigned i) noexcept {
+  if constexpr (Shift < 0) {
+    return i;
+  } else {
+    return bitonic::padded(i, Shift);
+  }
+}
 
 template <class E, class Policy>
 struct merge_shared {
@@ -45,13 +62,13 @@ struct merge_shared {
 
 // A run of a shared-memory tile kept in padded slots (one pad per 32, as the staging above),
 // read by position from `offset`; positions past the tile read its last slot (never used).
-template <class E, unsigned PerBlock>
+template <class E, unsigned PerBlock, int Shift = 5>
 struct shared_run {
   const E* keys;
   unsigned offset;
   HIPAMP_HOST_DEVICE E operator[](unsigned i) const {
     const unsigned p = offset + i;
-    return keys[bitonic::padded(p < PerBlock ? p : PerBlock, 5)];
+    return keys[merge_slot<Shift>(p < PerBlock ? p : PerBlock)];
   }
 };
 
@@ -67,6 +84,7 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
   constexpr unsigned threads = Policy::threads;
   constexpr int items = Policy::items;
   constexpr unsigned per_block = Policy::per_block;
+  constexpr int pad = merge_pad_shift<Policy>;
   __shared__ typename merge_shared<E, Policy>::storage block_storage;
   E* keys = reinterpret_cast<E*>(block_storage.bytes);
   const std::size_t start = static_cast<std::size_t>(blockIdx.x) * per_block;
@@ -82,7 +100,7 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
 #pragma unroll
     for (int r = 0; r < items; ++r) {
       const unsigned i = tid + r * threads;
-      if (i < count) keys[bitonic::padded(i, 5)] = v[r];
+      if (i < count) keys[merge_slot<pad>(i)] = v[r];
     }
   }
   __syncthreads();
@@ -91,30 +109,47 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
   E x[items];
 #pragma unroll
   for (int k = 0; k < items; ++k) {
-    if (static_cast<unsigned>(k) < valid) x[k] = keys[bitonic::padded(first + k, 5)];
+    if (static_cast<unsigned>(k) < valid) x[k] = keys[merge_slot<pad>(first + k)];
   }
+  // Threads whose items all exist (all but the last of a partial tile) exchange unchecked.
+  const auto transpose = [&x, valid, &less](auto whole) {
+    constexpr bool all_exist = decltype(whole)::value;
 #pragma unroll
-  for (int phase = 0; phase < items; ++phase) {
+    for (int phase = 0; phase < items; ++phase) {
 #pragma unroll
-    for (int j = phase & 1; j + 1 < items; j += 2) {
-      if (static_cast<unsigned>(j + 1) < valid) bitonic::compare_exchange(x[j], x[j + 1], less);
+      for (int j = phase & 1; j + 1 < items; j += 2) {
+        if (all_exist || static_cast<unsigned>(j + 1) < valid) {
+          bitonic::compare_exchange(x[j], x[j + 1], less);
+        }
+      }
     }
+  };
+  if (valid == static_cast<unsigned>(items)) {
+    transpose(std::true_type{});
+  } else {
+    transpose(std::false_type{});
   }
-  for (unsigned width = items; width < per_block; width *= 2) {
+  // Round by round, groups of `group` threads merge two runs of group / 2 threads' items: a
+  // group's first position and a thread's place in it by masks (threads is a power of two),
+  // where dividing by the run's length (items need not be a power of 2) cost a division a round.
+  static_assert((threads & (threads - 1)) == 0,
+                "hipamp: the block merge sort's threads are a power of two");
+  for (unsigned group = 2; group <= threads; group *= 2) {
+    const unsigned width = group / 2 * items;
     __syncthreads();  // the previous round's reads are done
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-      if (static_cast<unsigned>(k) < valid) keys[bitonic::padded(first + k, 5)] = x[k];
+      if (static_cast<unsigned>(k) < valid) keys[merge_slot<pad>(first + k)] = x[k];
     }
     __syncthreads();
     if (valid == 0) continue;
-    const unsigned pair = first / (2 * width) * (2 * width);  // items need not be a power of 2
+    const unsigned pair = (tid & ~(group - 1)) * items;
     const unsigned left = count - pair;
     const unsigned a_count = left < width ? left : width;
     const unsigned b_count = left - a_count < width ? left - a_count : width;
-    const shared_run<E, per_block> a{keys, pair};
-    const shared_run<E, per_block> b{keys, pair + width};
-    const unsigned diag = first - pair;
+    const shared_run<E, per_block, pad> a{keys, pair};
+    const shared_run<E, per_block, pad> b{keys, pair + width};
+    const unsigned diag = (tid & (group - 1)) * items;
     const unsigned split = merge::merge_path(a, a_count, b, b_count, diag, less);
     unsigned ai = split;
     unsigned bi = diag - split;
@@ -136,13 +171,13 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
   __syncthreads();
 #pragma unroll
   for (int k = 0; k < items; ++k) {
-    if (static_cast<unsigned>(k) < valid) keys[bitonic::padded(first + k, 5)] = x[k];
+    if (static_cast<unsigned>(k) < valid) keys[merge_slot<pad>(first + k)] = x[k];
   }
   __syncthreads();
 #pragma unroll
   for (int r = 0; r < items; ++r) {
     const unsigned i = tid + r * threads;
-    if (i < count) out[start + i] = keys[bitonic::padded(i, 5)];
+    if (i < count) out[start + i] = keys[merge_slot<pad>(i)];
   }
 }
 
@@ -208,6 +243,7 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
   constexpr int items = Policy::items;
   constexpr unsigned per_block = Policy::per_block;
   constexpr unsigned half = threads / 2;
+  constexpr int pad = merge_pad_shift<Policy>;
   __shared__ typename merge_shared<E, Policy>::storage merge_storage;
   __shared__ unsigned split_bounds[2][2];  // [first/last diagonal][lo, hi]
   __shared__ unsigned char split_flags[2][half];
@@ -314,14 +350,14 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
 #pragma unroll
   for (int k = 0; k < items; ++k) {
     const unsigned i = tid * items + k;
-    if (i < total) keys[bitonic::padded(i, 5)] = x[k];
+    if (i < total) keys[merge_slot<pad>(i)] = x[k];
   }
   __syncthreads();
   E* o = out + s.start + s.d_first;
 #pragma unroll
   for (int r = 0; r < items; ++r) {
     const unsigned i = tid + r * threads;
-    if (i < total) o[i] = keys[bitonic::padded(i, 5)];
+    if (i < total) o[i] = keys[merge_slot<pad>(i)];
   }
 }
 

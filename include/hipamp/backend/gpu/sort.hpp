@@ -353,7 +353,7 @@ namespace sort_kernels {
 template <class T, bool Stable, block_sort Tiles = default_block_sort<T>>
 constexpr unsigned merge_sort_tile() {
   if constexpr (Stable || Tiles == block_sort::merge) {
-    return default_merge_policy<T>::per_block;
+    return default_block_merge_policy<T>::per_block;
   } else {
     return 1u << launch_shape<T, default_tile_shape<T>>::tile.log2_tile;
   }
@@ -404,7 +404,8 @@ void bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, stream_t 
 
 template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
 void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& less,
-                stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks) {
+                stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks,
+                unsigned large_tile_min = 0) {
   if (n < 2) return;
   using policy = default_merge_policy<T>;
   constexpr bool merged_tiles = Stable || Tiles == block_sort::merge;
@@ -412,7 +413,8 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
   constexpr bool has_large = !merged_tiles && !std::is_same_v<large_shape, default_tile_shape<T>>;
   bool large = false;
   if constexpr (has_large) {
-    if (n >= merge_large_tile_min) {
+    // (large_tile_min: the tests' way to reach the large tiles at small sizes; 0: the tuning's.)
+    if (n >= (large_tile_min != 0 ? large_tile_min : merge_large_tile_min)) {
       int device = 0;
       HIPAMP_GPU_CHECK(gpu_get_device(&device));
       large = launch_shape<T, large_shape>::shared_bytes <=
@@ -424,8 +426,9 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
   const int passes = merge::pass_count(n, tile);
   T* from = passes % 2 == 1 ? scratch : data;
   if constexpr (merged_tiles) {
-    block_merge_sort_kernel<T, policy, Less>
-        <<<(n + tile - 1) / tile, policy::threads, 0, stream>>>(data, from, n, less);
+    using block_policy = default_block_merge_policy<T>;
+    block_merge_sort_kernel<T, block_policy, Less>
+        <<<(n + tile - 1) / tile, block_policy::threads, 0, stream>>>(data, from, n, less);
     HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: block merge sort kernel");
   } else {
     if constexpr (has_large) {

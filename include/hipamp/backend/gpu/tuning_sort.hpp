@@ -51,11 +51,18 @@ struct merge_policy {
                 "hipamp: a merge block's two split searches "
                 "each take half of its threads");
 };
-// Up to 16-byte elements: 256 threads, 16 / 12 / 8 items; larger ones keep a block's shared
-// memory near 32 KiB (static shared memory stops at 48 KiB) with 64 threads.
+// Up to 16-byte elements: 256 threads, 17 / 12 / 9 / 8 items (4 / 8 / 12 / 16 bytes); larger
+// ones keep a block's shared memory near 32 KiB (static shared memory stops at 48 KiB) with 64
+// threads. An odd count needs no pad slots (merge_sort.hpp, merge_pad_shift): on the H100
+// (scripts/sort_pass_profile.cu s18, 84f977e, us for the whole sort, 16 / 17 items for 4-byte
+// keys) u32 2^22 197.6 / 196.1, 10^7 546.9 / 533.2, 2^24 787.9 / 781.4, 2^26 3311 / 3294; the
+// stable sort (with 17-item tiles, below) 10^7 668.9 / 644.7, 2^24 1017.5 / 984.2, 2^26 4117 /
+// 3978. The paper's 12-byte type, 8 / 9 items (with 11-item tiles): 2^22 663.6 / 651.8, 10^7
+// 1458.8 / 1442.3, 2^24 2516.6 / 2491.0, 2^26 10768 / 10679.
 constexpr int merge_items_for_bytes(std::size_t bytes) {
-  if (bytes <= 4) return 16;
+  if (bytes <= 4) return 17;
   if (bytes <= 8) return 12;
+  if (bytes == 12) return 9;
   if (bytes <= 16) return 8;
   const std::size_t fit = 32768 / (64 * bytes);
   return fit < 1 ? 1 : fit > 8 ? 8 : static_cast<int>(fit);
@@ -72,6 +79,20 @@ template <class E>
 struct default_merge_policy
     : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E)),
                    (sizeof(E) <= 4 ? 5 : 0)> {};
+
+// The block merge sort's tiles (stable sorts, and elements above 8 bytes): the merge policy's
+// shape, but 11 items for 12-byte elements, a tile of 2816 instead of 2304, which saves a merge
+// pass where n / 2304 is just above a power of two (10^7: 12 passes, not 13). Measured on the
+// H100 (scripts/sort_pass_profile.cu s18, 84f977e, paper type by y, us for the whole sort with 8
+// / 11 / 12 items a thread and 8-item merges): 2^22 661.7 / 663.6 / 678.6, 10^7 1565.7 / 1458.8
+// / 1489.2, 2^24 2528.8 / 2516.6 / 2564.1, 2^26 10841 / 10768 / 10945 (12 items pad; 11 do not).
+// Larger tiles for 4-byte keys lose: 512 x 16 took 412 us at 2^24 against 285 for 256 x 16
+// (one merge pass is 60-65 us), and bitonic tiles of (key, position) pairs, 2^13 or 2^14
+// elements with the position breaking ties (stable), took 924-1173 us at 2^24 (four times the
+// unstable 2^15 tile's 228 us: twice the bytes a round and three comparisons an exchange).
+template <class E>
+struct default_block_merge_policy
+    : std::conditional_t<sizeof(E) == 12, merge_policy<256, 11>, default_merge_policy<E>> {};
 
 // Merge passes of at least this many blocks find their splits in a kernel of their own
 // (merge_partition_kernel) instead of in every block: on grids of several waves each wave
@@ -110,7 +131,8 @@ using large_merge_tile_shape =
 inline constexpr unsigned merge_large_tile_min = 1u << 22;
 
 // How the merge sort sorts its tiles before the merge passes: the bitonic tile kernel (larger
-// tiles, fewer passes, not stable) or the block merge sort (stable, tiles of one merge block).
+// tiles, fewer passes, not stable) or the block merge sort (stable, tiles of
+// default_block_merge_policy).
 // Stable sorts always take the block merge sort.
 // Measured on the H100 (bench_sort_variants, 68b9f7c; ratio to CUB's merge sort at 2^16 / 2^20
 // / 2^24 / 2^26): u32 bitonic tiles 1.12 / 1.34 / 0.86 / 0.78, merged tiles 1.06 / 1.25 / 0.80
