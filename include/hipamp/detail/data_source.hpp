@@ -58,6 +58,28 @@ class dim_values {
     resize(static_cast<std::size_t>(last - first));
     std::copy(first, last, begin());
   }
+  // The same for a view's few dimensions, by stores: std::copy (or a loop, which the compiler
+  // turns into one) calls memmove, which costs more than the copy at rank 1 to 3 (a launch
+  // on the CPU device builds a footprint per captured view this way).
+  void assign_few(const std::ptrdiff_t* first, std::size_t count) {
+    resize(count);
+    std::ptrdiff_t* out = begin();
+    switch (count) {
+      case 3:
+        out[2] = first[2];
+        [[fallthrough]];
+      case 2:
+        out[1] = first[1];
+        [[fallthrough]];
+      case 1:
+        out[0] = first[0];
+        [[fallthrough]];
+      case 0:
+        break;
+      default:
+        std::copy(first, first + count, out);
+    }
+  }
 
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }

@@ -84,7 +84,6 @@ class launch_scope {
   // was copied from one that holds a reference to `source` and outlives the scope (see
   // holds), so the scope takes none of its own.
   void* bind(data_source* source, const view_place& place, bool write, bool kept = false);
-  void* bind(data_source* source, const footprint& where, bool write);
 
   // The objects bind_and_run copies (its arguments: the kernel object, views, array handles)
   // live in the caller until the scope has completed and been destroyed, and nothing changes
@@ -137,9 +136,6 @@ class launch_scope {
   static constexpr std::size_t max_held = 4;
   std::array<held_range, max_held> held_{};
   std::size_t held_count_ = 0;
-
-  void* bind_span(data_source* source, const footprint::byte_span& span, bool write, bool kept,
-                  const view_place* place, const footprint* where);
 
   // A binding of this launch that already did what bind(source, [begin, end), write) would
   // do, or null. See bind.
