@@ -16,7 +16,9 @@ launch_scope::~launch_scope() {
       // The queue is lost; waiting for the marker reports that.
     }
   }
-  for_each_binding([](binding& b) { b.source->release(); });
+  for_each_binding([](binding& b) {
+    if (b.retained) b.source->release();
+  });
 }
 
 const launch_scope::binding* launch_scope::find_covering(const data_source* source,
@@ -37,16 +39,26 @@ const launch_scope::binding* launch_scope::find_covering(const data_source* sour
   return nullptr;
 }
 
-void* launch_scope::bind(data_source* source, const footprint& where, bool write) {
+footprint launch_scope::view_place::where() const {
+  footprint fp;
+  fp.element_size = element_size;
+  fp.offset = offset;
+  fp.extent.assign_few(extent, static_cast<std::size_t>(rank));
+  fp.stride.assign_few(stride, static_cast<std::size_t>(rank));
+  return fp;
+}
+
+void* launch_scope::bind(data_source* source, const view_place& place, bool write, bool kept) {
   // nvcc copies an extended __host__ __device__ lambda twice per copy of the kernel object
   // (its captures for the device, and a heap copy of the lambda for host calls), so on a GPU
   // every captured view binds twice; kernels may also capture one view twice. A footprint
   // inside a contiguous range this launch already bound, for a use that bind already covered
   // (a read after a read or write, a write after a write), needs nothing more: its bytes are
   // valid on the target, the queue is ordered after their users, the launch's marker or event
-  // is noted as their last use, and the scope holds the source. Only contiguous ranges are
-  // reused: a strided bind made only its own runs valid, not the gaps between them.
-  const footprint::byte_span span = where.span();
+  // is noted as their last use, and the scope (or the view it was copied from) holds the
+  // source. Only contiguous ranges are reused: a strided bind made only its own runs valid,
+  // not the gaps between them.
+  const footprint::byte_span& span = place.span;
   if (span.dense && binding_count_ != 0) {
     if (const binding* done = find_covering(source, span.begin, span.end, write)) {
       return done->base;
@@ -56,9 +68,16 @@ void* launch_scope::bind(data_source* source, const footprint& where, bool write
     marker_ = queue_.begin_launch();
     marker_asked_ = true;
   }
-  void* base = source->acquire_for_kernel(queue_, where, span, write, marker_);
+  // The steady state of a loop of launches needs only the span (the kernel ticket); the
+  // footprint is built for the slow path alone.
+  void* base = source->acquire_for_kernel_ticketed(queue_, span, write, marker_);
+  if (base == nullptr) {
+    const footprint fp = place.where();
+    base = source->acquire_for_kernel(queue_, fp, span, write, marker_);
+  }
   // A strided footprint is recorded with an empty range: nothing is ever reused from it.
-  const binding made{source, base, span.dense ? span.begin : 0, span.dense ? span.end : 0, write};
+  const binding made{source, base, span.dense ? span.begin : 0, span.dense ? span.end : 0,
+                     write,  !kept};
   if (binding_count_ < inline_bindings) {
     first_bindings_[binding_count_] = made;
   } else {
@@ -66,8 +85,9 @@ void* launch_scope::bind(data_source* source, const footprint& where, bool write
   }
   ++binding_count_;
   // Only once recorded (the push may throw), since the destructor releases what it recorded:
-  // the launch keeps every source alive until it completes.
-  source->retain();
+  // the launch keeps every source alive until it completes, through its own reference or the
+  // one of the held view the binding's view was copied from (hold).
+  if (!kept) source->retain();
   return base;
 }
 
@@ -85,6 +105,11 @@ void launch_scope::complete(const event_ptr& done) {
     queue_.end_launch(marker_);
     return;
   }
+  // A device that works in host memory (the CPU device, the reference device) keeps no notes
+  // of kernels: complete_kernel returns at once for it (its kernels ran synchronously over
+  // host memory, and no ticket exists on its queues), so neither the event nor the calls are
+  // needed. Keeps the CPU device's launch at or under its cost before issue 19's bind changes.
+  if (queue_.device().aliases_host_memory()) return;
   // GPU launches return no event (recording one costs as much as the launch); launches that
   // captured views need one so later users wait for exactly this work.
   const event_ptr event = done ? done : queue_.record();

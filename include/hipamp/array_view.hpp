@@ -226,7 +226,7 @@ class array_view {
         src_(other.src_, owns_no_reference(bound_)),
         seen_epoch_(other.seen_epoch_) {
     for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
-    capture_if_launching();
+    capture_if_launching(&other, sizeof(other), other.src_.owns());
   }
 
   // Copies share the source. Inside parallel_for_each the copy reports itself to the launch.
@@ -238,7 +238,7 @@ class array_view {
         src_(other.src_, owns_no_reference(bound_)),
         seen_epoch_(other.seen_epoch_) {
     for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
-    capture_if_launching();
+    capture_if_launching(&other, sizeof(other), other.src_.owns());
   }
   // Member-wise, so assigning a view to itself is harmless.
   // NOLINTNEXTLINE(bugprone-unhandled-self-assignment)
@@ -533,15 +533,38 @@ class array_view {
 
   // Neither path below lets `this` escape (see launch_scope::bind): the CPU executor relies
   // on that to hoist the host check out of its loops. The copy's src_ owns no reference when
-  // this binds (owns_no_reference: the scope is open).
-  HIPAMP_HOST_DEVICE void capture_if_launching() {
+  // this binds (owns_no_reference: the scope is open). `from` is the view copied: when it owns
+  // a reference and lies inside an object the scope holds (bind_and_run's arguments), that
+  // reference keeps the source alive for the launch and the scope takes none (issue 19).
+  // The place is passed by value, not by a footprint: the ticket's fast path needs only its
+  // span, computed here where the rank is known.
+  HIPAMP_HOST_DEVICE void capture_if_launching(const void* from, std::size_t from_bytes,
+                                               bool from_owns) {
 #if !HIPAMP_DEVICE_COMPILE
     if (bound_) return;
     if (detail::launch_scope* scope = detail::launch_scope::current()) {
-      void* base = scope->bind(src_.get(), where(), !read_only);
+      std::ptrdiff_t ext[N];
+      std::ptrdiff_t str[N];
+      for (int d = 0; d < N; ++d) {
+        ext[d] = extent[d];
+        str[d] = stride_[d];
+      }
+      detail::launch_scope::view_place place;
+      place.element_size = sizeof(T);
+      place.offset = offset_;
+      place.rank = N;
+      place.extent = ext;
+      place.stride = str;
+      place.span = detail::launch_scope::span_of<N>(sizeof(T), offset_, ext, str);
+      const bool kept = from_owns && scope->holds(from, from_bytes);
+      void* base = scope->bind(src_.get(), place, !read_only, kept);
       data_ = reinterpret_cast<T*>(static_cast<char*>(base)) + offset_;
       bound_ = true;
     }
+#else
+    (void)from;
+    (void)from_bytes;
+    (void)from_owns;
 #endif
   }
 

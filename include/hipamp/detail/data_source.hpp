@@ -58,6 +58,28 @@ class dim_values {
     resize(static_cast<std::size_t>(last - first));
     std::copy(first, last, begin());
   }
+  // The same for a view's few dimensions, by stores: std::copy (or a loop, which the compiler
+  // turns into one) calls memmove, which costs more than the copy at rank 1 to 3 (a launch
+  // on the CPU device builds a footprint per captured view this way).
+  void assign_few(const std::ptrdiff_t* first, std::size_t count) {
+    resize(count);
+    std::ptrdiff_t* out = begin();
+    switch (count) {
+      case 3:
+        out[2] = first[2];
+        [[fallthrough]];
+      case 2:
+        out[1] = first[1];
+        [[fallthrough]];
+      case 1:
+        out[0] = first[0];
+        [[fallthrough]];
+      case 0:
+        break;
+      default:
+        std::copy(first, first + count, out);
+    }
+  }
 
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
@@ -124,6 +146,8 @@ class data_source {
 
   void retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
   void release() noexcept;
+  // The references held now (tests: which copies own one).
+  int use_count() const noexcept { return refs_.load(std::memory_order_relaxed); }
 
   std::size_t size_bytes() const noexcept { return bytes_; }
   const std::shared_ptr<queue_impl>& home_queue() const noexcept { return home_; }
@@ -143,6 +167,14 @@ class data_source {
   // The same, given fp.span() (the launch scope computes it anyway).
   void* acquire_for_kernel(queue_impl& queue, const footprint& fp, const footprint::byte_span& span,
                            bool write, const event_ptr& marker);
+  // The kernel ticket's fast path alone (see kernel_ticket), for callers that have only the
+  // footprint's span at hand: the device base address, or null when acquire_for_kernel must
+  // run. One load, inline, where the queue holds no ticket (the CPU devices never do).
+  void* acquire_for_kernel_ticketed(queue_impl& queue, const footprint::byte_span& span, bool write,
+                                    const event_ptr& marker) {
+    if (ticket_queue_.load(std::memory_order_relaxed) != queue.serial()) return nullptr;
+    return acquire_with_ticket(queue, span.begin, span.end, write, marker);
+  }
   // Records the launch that used the source (read, or possibly written), so later users wait
   // for exactly it.
   void complete_kernel(queue_impl& queue, bool write, const event_ptr& done);
@@ -303,6 +335,8 @@ class source_ref {
     owning_ = false;
   }
   HIPAMP_HOST_DEVICE data_source* get() const noexcept { return ptr_; }
+  // Whether this handle holds a reference of its own (see launch_scope::hold).
+  HIPAMP_HOST_DEVICE bool owns() const noexcept { return owning_; }
   HIPAMP_HOST_DEVICE data_source* operator->() const noexcept { return ptr_; }
   HIPAMP_HOST_DEVICE explicit operator bool() const noexcept { return ptr_ != nullptr; }
 

@@ -20,6 +20,7 @@
 // names keep the linker from merging one kind's instantiation into the other (config.hpp).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -111,6 +112,8 @@ decltype(auto) on_device(const accelerator_view& av, const char* what, Body&& bo
 template <class Run, class... Bindables>
 void bind_and_run(const accelerator_view& av, const Run& run, const Bindables&... bindables) {
   launch_scope scope(av.queue());
+  // The arguments outlive the scope: views copied from them need no reference of the scope's.
+  (scope.hold(std::addressof(bindables), sizeof(Bindables)), ...);
   // The copies are the point: every captured array_view binds itself to av here.
   const std::tuple<const Bindables...> bound(bindables...);
   scope.close();

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include <hipamp/detail/backend.hpp>
@@ -30,7 +31,44 @@ class launch_scope {
     std::size_t begin = 0;
     std::size_t end = 0;  // begin == end: not reusable (a strided footprint)
     bool write = false;
+    bool retained = false;  // the scope took a reference (released by its destructor)
   };
+
+  // Where a captured view lies in its source, as the view holds it, with its byte span
+  // computed inline (issue 19: building a footprint, two small vectors, and walking it out of
+  // line cost a GPU launch about 150 instructions per view when the ticket's fast path needs
+  // only the span). The footprint is built from this only when the slow path needs it.
+  struct view_place {
+    std::size_t element_size = 0;
+    std::size_t offset = 0;  // first element, from the source's base
+    int rank = 0;
+    const std::ptrdiff_t* extent = nullptr;  // rank values
+    const std::ptrdiff_t* stride = nullptr;  // rank values, in elements
+    footprint::byte_span span;               // footprint::span() of the above
+    footprint where() const;
+  };
+  // footprint::span() of a view of rank N, inline (the same arithmetic: see data_source.cpp).
+  template <int N>
+  static footprint::byte_span span_of(std::size_t element_size, std::size_t offset,
+                                      const std::ptrdiff_t (&extent)[N],
+                                      const std::ptrdiff_t (&stride)[N]) noexcept {
+    auto first = static_cast<std::ptrdiff_t>(offset);
+    auto last = first;
+    std::ptrdiff_t expected = 1;
+    bool dense = true;
+    bool empty = false;
+    for (int d = N - 1; d >= 0; --d) {
+      empty |= extent[d] <= 0;
+      const std::ptrdiff_t reach = (extent[d] - 1) * stride[d];
+      if (reach < 0) first += reach;
+      if (reach > 0) last += reach;
+      dense &= extent[d] <= 1 || stride[d] == expected;
+      expected *= extent[d];
+    }
+    const std::size_t b = static_cast<std::size_t>(first) * element_size;
+    if (empty) return {b, b, dense};
+    return {b, static_cast<std::size_t>(last + 1) * element_size, dense};
+  }
 
   explicit launch_scope(queue_impl& queue);
   launch_scope(const launch_scope&) = delete;
@@ -42,8 +80,32 @@ class launch_scope {
 
   // Makes the view's data valid on the target now and returns the source's base address
   // there. Takes no pointer to the view: a kernel copy whose address never escapes lets the
-  // compiler prove its views' host checks loop-invariant on the CPU device.
-  void* bind(data_source* source, const footprint& where, bool write);
+  // compiler prove its views' host checks loop-invariant on the CPU device. `kept`: the view
+  // was copied from one that holds a reference to `source` and outlives the scope (see
+  // holds), so the scope takes none of its own.
+  void* bind(data_source* source, const view_place& place, bool write, bool kept = false);
+
+  // The objects bind_and_run copies (its arguments: the kernel object, views, array handles)
+  // live in the caller until the scope has completed and been destroyed, and nothing changes
+  // them meanwhile (they are const). A view copied from inside one of them that owns a
+  // reference to its source therefore keeps the source alive for the whole launch, and the
+  // scope need not retain and release it: two atomic read-modify-writes per view per launch
+  // (issue 19). Only these exact byte ranges count; a copy of anything else (a temporary, a
+  // heap object such as nvcc's host copy of an extended lambda) is retained as before.
+  void hold(const void* object, std::size_t bytes) noexcept {
+    if (held_count_ < max_held) {
+      const auto begin = reinterpret_cast<std::uintptr_t>(object);
+      held_[held_count_++] = {begin, begin + bytes};
+    }
+  }
+  // Whether [object, object + bytes) lies inside an object named to hold().
+  bool holds(const void* object, std::size_t bytes) const noexcept {
+    const auto begin = reinterpret_cast<std::uintptr_t>(object);
+    for (std::size_t i = 0; i < held_count_; ++i) {
+      if (held_[i].begin <= begin && begin + bytes <= held_[i].end) return true;
+    }
+    return false;
+  }
   // Ends capturing.
   void close() noexcept;
   // Records the launch's completion event on every source it touched. A null `done` means
@@ -66,6 +128,14 @@ class launch_scope {
   std::array<binding, inline_bindings> first_bindings_{};
   std::size_t binding_count_ = 0;
   std::vector<binding> more_bindings_;
+  // hold()'s ranges; arguments beyond the first few are simply retained per view.
+  struct held_range {
+    std::uintptr_t begin;
+    std::uintptr_t end;
+  };
+  static constexpr std::size_t max_held = 4;
+  std::array<held_range, max_held> held_{};
+  std::size_t held_count_ = 0;
 
   // A binding of this launch that already did what bind(source, [begin, end), write) would
   // do, or null. See bind.
