@@ -366,12 +366,14 @@ TEST_CASE("const arrays offer every read-only access; arrays build from integer 
     const auto av = acc.get_default_view();
     const int rows = 6, cols = 9, depth = 4;
     const auto source = hipamp_test::random_vector<int>(rows * cols * depth, -99, 99);
-    // array(e0, e1, first, last, av) and array(e0, e1, e2, first, av).
-    const concurrency::array<int, 2> a(rows, cols, source.begin(), source.end(), av);
+    // array(e0, e1, first, last, av) and array(e0, e1, e2, first, av). A range must hold
+    // exactly the array's elements (C++ AMP throws for a longer one).
+    const concurrency::array<int, 2> a(rows, cols, source.begin(), source.begin() + rows * cols,
+                                       av);
     const concurrency::array<int, 3> b(rows, cols, depth, source.begin(), av);
     concurrency::array<int, 1> c(rows * cols, source.begin());
     concurrency::array<int, 1> d(extent<1>(rows), av, concurrency::access_type_read_write);
-    concurrency::array<int, 1> staged(extent<1>(5), source.begin() + 3, source.end(), av, av);
+    concurrency::array<int, 1> staged(extent<1>(5), source.begin() + 3, source.begin() + 8, av, av);
     CHECK(d.get_extent() == extent<1>(rows));
     for (int i = 0; i < 5; ++i) REQUIRE(staged(i) == source[3 + i]);
     for (int r = 0; r < rows; ++r) {
