@@ -747,7 +747,8 @@ class Port:
                 self.warn(m.start(), "capture", "restrict(cpu, amp) function takes %s with a "
                           "deduced element type or rank: kept, so host calls still deduce; a kernel "
                           "calling it on a GPU cannot reach the array through it (take "
-                          "hipamp::array_ref<...> and pass a.get_array() from the host)" % squash(m.group(0)))
+                          "hipamp::array_ref<...> and call it with hipamp::kernel_handle(a) from "
+                          "the host)" % squash(m.group(0)))
                 continue
             if const and element not in template_params:
                 new = "hipamp::array_ref<const %s, %s>" % (element, rank)
