@@ -27,9 +27,9 @@ TEST_CASE("array built from iterators holds the data on its accelerator", "[arra
     // With_Begin_End_Itrs/Negative/Test.01).
     CHECK_THROWS_AS((array<int, 1>(extent<1>(31), linked.begin(), linked.end())),
                     hx::runtime_exception);
-    CHECK_THROWS_AS((array<int, 1>(extent<1>(29), linked.begin(), linked.end(),
-                                   acc.get_default_view())),
-                    hx::runtime_exception);
+    CHECK_THROWS_AS(
+        (array<int, 1>(extent<1>(29), linked.begin(), linked.end(), acc.get_default_view())),
+        hx::runtime_exception);
   }
 }
 
