@@ -2258,10 +2258,8 @@ def kernel_uses(mask, body):
     return set(re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", evaluated(mask[body[0]:body[1]])))
 
 
-def enclosing_block_heads(mask, offset):
-    """The heads of the braced blocks around offset, innermost first: for each `{` that encloses
-    it, the text between the previous `;`, `{` or `}` and that brace (a function's signature, a
-    control statement, `template <...> class X`, ...)."""
+def enclosing_braces(mask, offset):
+    """The positions of the `{`s of the braced blocks around offset, innermost first."""
     limit = offset
     while True:
         depth, j = 0, limit - 1
@@ -2275,28 +2273,23 @@ def enclosing_block_heads(mask, offset):
             j -= 1
         if j < 0:
             return
-        yield mask[max(mask.rfind(";", 0, j), mask.rfind("}", 0, j), mask.rfind("{", 0, j)) + 1:j]
+        yield j
         limit = j
+
+
+def enclosing_block_heads(mask, offset):
+    """The heads of the braced blocks around offset, innermost first: for each `{` that encloses
+    it, the text between the previous `;`, `{` or `}` and that brace (a function's signature, a
+    control statement, `template <...> class X`, ...)."""
+    for j in enclosing_braces(mask, offset):
+        yield mask[max(mask.rfind(";", 0, j), mask.rfind("}", 0, j), mask.rfind("{", 0, j)) + 1:j]
 
 
 def enclosing_blocks(mask, offset):
     """(position of the `{`, its head) for each braced block around offset, innermost first;
     a head is the statement's text before the brace (statement_prefix)."""
-    limit = offset
-    while True:
-        depth, j = 0, limit - 1
-        while j >= 0:
-            if mask[j] == "}":
-                depth += 1
-            elif mask[j] == "{":
-                if depth == 0:
-                    break
-                depth -= 1
-            j -= 1
-        if j < 0:
-            return
+    for j in enclosing_braces(mask, offset):
         yield j, statement_prefix(mask, 0, j)  # a for's head keeps its `;`s
-        limit = j
 
 
 def split_top_level(text, sep):
