@@ -628,7 +628,16 @@ void data_source::complete_kernel(queue_impl& queue, bool write, const event_ptr
   }
 }
 
-void data_source::discard(const footprint& fp) {
+bool data_source::is_array_storage() const noexcept { return home_ != nullptr; }
+
+void data_source::discard(const footprint& fp, bool keep_array_data) {
+  // A user's discard_data on a view of an array: the array's contents are the array's, which
+  // kernels also reach through the array itself, and C++ AMP keeps them (the data of an array
+  // lives on its accelerator; discarding a view of it moves nothing). Dropping every copy made
+  // the next use take stale bytes "as they are": a launch filled the array from its host
+  // shadow, a read-back returned the device's never-written memory (the conformance suite's
+  // Projection test on the H100). Keeping every copy keeps the data and moves nothing now.
+  if (keep_array_data && is_array_storage()) return;
   std::lock_guard<std::mutex> lock(state_->mutex);
   revoke_ticket_locked();
   for_each_exact_run(fp, [&](std::size_t b, std::size_t e) {
@@ -639,6 +648,12 @@ void data_source::discard(const footprint& fp) {
 }
 
 void data_source::refresh(const footprint& fp) {
+  // "The bound memory changed behind the views' backs" can only be the program's own memory:
+  // an array's storage changes only through the array and its views, which keep the directory
+  // up to date, and a view with no data source has no memory anyone else reaches. Making the
+  // host copy the truth there lost what kernels had written (C++ AMP keeps it: the suite's
+  // ImplicitSynchronize/Refresh and WithoutDataSource/refresh tests).
+  if (!holds_program_memory()) return;
   std::lock_guard<std::mutex> lock(state_->mutex);
   revoke_ticket_locked();
   for_each_exact_run(fp, [&](std::size_t b, std::size_t e) {

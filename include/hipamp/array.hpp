@@ -369,7 +369,7 @@ class array {
                               " elements but the iterator range holds " +
                               std::to_string(available));
     }
-    view_.discard_data();
+    view_.discard_data(detail::overwrite_all{});
     T* host = view_.data();
     for (std::size_t i = 0, n = detail::element_count(extent); i < n; ++i, ++first)
       host[i] = *first;

@@ -172,9 +172,12 @@ class array_ref {
 
   // ---- conversions ------------------------------------------------------------------------
 
-  operator array_view<T, N>() const { return view_; }  // NOLINT: implicit as array's
+  // In kernels too: C++ AMP's array_view(array&) is restrict(amp, cpu), so a kernel makes views
+  // of the arrays it holds (host-only, the GPU pass called the host conversion and the view
+  // pointed nowhere).
+  HIPAMP_HOST_DEVICE operator array_view<T, N>() const { return view_; }  // NOLINT: as array's
   template <bool W = !read_only, typename = std::enable_if_t<W>>
-  operator array_view<const nonconst_type, N>() const {  // NOLINT: implicit as array's
+  HIPAMP_HOST_DEVICE operator array_view<const nonconst_type, N>() const {  // NOLINT: as array's
     return view_;
   }
   // The array itself, so host code that takes `array<T,N>&` accepts the handle.

@@ -61,6 +61,10 @@ void check_positive_extent(const extent<N>& e, const char* what) {
 
 struct view_access;
 
+// Tag of the library's own discard_data: every element is about to be overwritten, so no copy
+// of the bytes, an array's included, need survive (see array_view::discard_data).
+struct overwrite_all {};
+
 // What the host-access slow path needs to know of a view, passed by value.
 template <int N>
 struct view_geometry {
@@ -175,8 +179,24 @@ class array_view {
   explicit array_view(Container& source)
       : array_view(hipamp::extent<1>(static_cast<int>(source.size())), source) {}
 
-  // Over raw memory holding at least ext.size() elements.
-  array_view(const hipamp::extent<N>& ext, T* source) : extent(ext) {
+  // Over raw memory holding at least ext.size() elements. C++ AMP 1.2 (5.2.1) makes these
+  // restrict(amp, cpu): in a kernel the view wraps memory the work-item can already reach (a
+  // local array, a bound view's data()), with no data source and nothing to synchronise. The
+  // device pass must compile that body, not the host one: a kernel calling the host
+  // constructor on a GPU built a view over nothing and wrote nowhere (found by the
+  // conformance suite on the H100).
+  HIPAMP_HOST_DEVICE array_view(const hipamp::extent<N>& ext, T* source) : extent(ext) {
+#if HIPAMP_DEVICE_COMPILE
+    init_strides();
+    data_ = source;
+    bound_ = true;
+#else
+    if (detail::running_cpu_kernel) {  // the CPU devices' kernels: as on a GPU
+      init_strides();
+      data_ = source;
+      bound_ = true;
+      return;
+    }
     detail::check_positive_extent(ext, "array_view");
     if (source == nullptr) throw runtime_exception("hipamp: array_view over a null pointer");
     std::size_t offset_bytes = 0;
@@ -185,13 +205,15 @@ class array_view {
         const_cast<nonconst_type*>(source), bytes, offset_bytes));
     init_dense(offset_bytes / sizeof(T));
     data_ = source;
+#endif
   }
   template <int M = N, typename = std::enable_if_t<M == 1>>
-  array_view(int e0, T* source) : array_view(hipamp::extent<1>(e0), source) {}
+  HIPAMP_HOST_DEVICE array_view(int e0, T* source) : array_view(hipamp::extent<1>(e0), source) {}
   template <int M = N, typename = std::enable_if_t<M == 2>>
-  array_view(int e0, int e1, T* source) : array_view(hipamp::extent<2>(e0, e1), source) {}
+  HIPAMP_HOST_DEVICE array_view(int e0, int e1, T* source)
+      : array_view(hipamp::extent<2>(e0, e1), source) {}
   template <int M = N, typename = std::enable_if_t<M == 3>>
-  array_view(int e0, int e1, int e2, T* source)
+  HIPAMP_HOST_DEVICE array_view(int e0, int e1, int e2, T* source)
       : array_view(hipamp::extent<3>(e0, e1, e2), source) {}
 
   // With no data source: storage appears where the view is first used.
@@ -441,8 +463,15 @@ class array_view {
   }
   // The host memory changed behind the view: cached device copies are stale.
   void refresh() const { src_->refresh(where()); }
-  // The current contents are not needed: the next use copies nothing in.
+  // The current contents are not needed: the next use copies nothing in. A view of an array
+  // keeps the array's data (C++ AMP: the array's storage is the truth; see
+  // data_source::discard).
   void discard_data() const {
+    static_assert(!read_only, "hipamp: discard_data on a read-only view would lose data");
+    src_->discard(where(), /*keep_array_data=*/true);
+  }
+  // The library's algorithms and copies, about to overwrite every element: drops every copy.
+  void discard_data(detail::overwrite_all) const {
     static_assert(!read_only, "hipamp: discard_data on a read-only view would lose data");
     src_->discard(where());
   }

@@ -66,7 +66,7 @@ struct view_access {
                               " elements but the iterator range holds " +
                               std::to_string(available));
     }
-    if (dst.is_contiguous()) dst.discard_data();
+    if (dst.is_contiguous()) dst.discard_data(overwrite_all{});
     // *it then ++it, never *it++: an iterator's postfix ++ may return a const copy whose
     // operator* is non-const (the suite's Misc/CustomIterator iterators do).
     for_each_index(dst.extent, [&](const index<N>& i) {

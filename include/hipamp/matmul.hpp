@@ -83,7 +83,7 @@ void gemm(const accelerator_view& av, matrix_op op_a, matrix_op op_b, detail::no
   detail::check_gemm_operands("hipamp::gemm", op_a, op_b, detail::describe("A", a),
                               detail::describe("B", b), detail::describe("C", c));
   // Every element of C is overwritten without being read: nothing needs to move in.
-  if (beta == T(0)) c.discard_data();
+  if (beta == T(0)) c.discard_data(detail::overwrite_all{});
 
   detail::launch_compiled(
       av,

@@ -45,7 +45,7 @@ template <class T>
 void make_keys(const accelerator_view& av, const array_view<const T, 1>& source,
                const array_view<key_index_t<T>, 1>& keys) {
   using K = key_index_t<T>;
-  keys.discard_data();
+  keys.discard_data(detail::overwrite_all{});
   parallel_for_each(av, source.extent,
                     [=] HIPAMP_RESTRICT(hipamp::index<1> i) { keys[i] = K(source[i], i[0]); });
 }
@@ -54,7 +54,7 @@ void gather_by_keys(const accelerator_view& av, const array_view<const T, 1>& so
                     const array_view<const key_index_t<T>, 1>& keys, const array_view<T, 1>& out,
                     bool reverse) {
   const int last = source.extent[0] - 1;
-  out.discard_data();
+  out.discard_data(detail::overwrite_all{});
   parallel_for_each(av, source.extent, [=] HIPAMP_RESTRICT(hipamp::index<1> i) {
     out[i] = source[static_cast<int>(keys[reverse ? last - i[0] : i[0]].i)];
   });
@@ -62,7 +62,7 @@ void gather_by_keys(const accelerator_view& av, const array_view<const T, 1>& so
 template <class T>
 void copy_on(const accelerator_view& av, const array_view<const T, 1>& source,
              const array_view<T, 1>& out) {
-  out.discard_data();
+  out.discard_data(detail::overwrite_all{});
   parallel_for_each(av, source.extent,
                     [=] HIPAMP_RESTRICT(hipamp::index<1> i) { out[i] = source[i]; });
 }

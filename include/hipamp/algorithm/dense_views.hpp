@@ -56,7 +56,7 @@ array_view<std::remove_const_t<T>, 1> gather_dense(const accelerator_view& av,
                                                    const char* algorithm) {
   const extent<N> shape = view.extent;
   array_view<std::remove_const_t<T>, 1> dense(dense_extent(element_count(shape), algorithm));
-  dense.discard_data();
+  dense.discard_data(overwrite_all{});
   parallel_for_each(av, shape, [=] HIPAMP_RESTRICT(index<N> idx) {
     dense[index<1>(static_cast<int>(row_major_offset(idx, shape)))] = view[idx];
   });

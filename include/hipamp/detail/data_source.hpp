@@ -187,9 +187,11 @@ class data_source {
   // Base address on a device, allocating (without copying) if needed.
   void* device_base(device_impl& device);
 
-  // The footprint's current contents are not needed: no copy moves them in next time.
-  void discard(const footprint& fp);
+  // The footprint's current contents are not needed: no copy moves them in next time. With
+  // keep_array_data (a user's discard_data), an array's data stays as it is (see the .cpp).
+  void discard(const footprint& fp, bool keep_array_data = false);
   // The host bytes of the footprint changed behind the views' backs: device copies are stale.
+  // Only a source over program memory has such bytes; for the others this does nothing.
   void refresh(const footprint& fp);
   // Copies the footprint back to host memory if stale, without claiming it for writing.
   void synchronize(const footprint& fp) { (void)acquire_host(fp, false); }
@@ -223,6 +225,8 @@ class data_source {
   // memory on it if the policy above says so (decided at most once per source).
   void consider_pinning_locked(device_impl& device);
   bool holds_program_memory() const noexcept;
+  // The storage of an array (the library's, on the array's accelerator).
+  bool is_array_storage() const noexcept;
   ~data_source();
 
   // ---- the kernel ticket: the steady state of a loop of launches, without state::mutex ----

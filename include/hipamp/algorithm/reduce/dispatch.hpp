@@ -40,7 +40,7 @@ Acc reduce_view(const accelerator_view& av, const array_view<T, N>& view, const 
                               std::to_string(result->extent[0]) +
                               "; the result view must have extent 1");
     }
-    if (!may_overlap(view, *result)) result->discard_data();
+    if (!may_overlap(view, *result)) result->discard_data(overwrite_all{});
   }
   if (!view.is_contiguous()) {
     const array_view<const std::remove_const_t<T>, 1> dense = gather_dense(av, view, algorithm);

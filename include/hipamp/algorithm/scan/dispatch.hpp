@@ -41,7 +41,7 @@ void scan_view(const accelerator_view& av, const array_view<T, N>& in, const arr
   }
   if (!out.is_contiguous()) {
     array_view<U, 1> dense_out(dense_extent(n, algorithm));
-    dense_out.discard_data();
+    dense_out.discard_data(overwrite_all{});
     scan_view<Exclusive>(av, in, dense_out, init, op, algorithm);
     scatter_dense(av, array_view<const U, 1>(dense_out), out);
     return;
@@ -51,7 +51,7 @@ void scan_view(const accelerator_view& av, const array_view<T, N>& in, const arr
     scan_view<Exclusive>(av, dense_in, out, init, op, algorithm);
     return;
   }
-  if (!may_overlap(in, out)) out.discard_data();  // every element is overwritten
+  if (!may_overlap(in, out)) out.discard_data(overwrite_all{});  // every element is overwritten
   launch(
       av, algorithm,
       [&](const auto& on, const array_view<T, N>& bound_in, const array_view<U, M>& bound_out) {
