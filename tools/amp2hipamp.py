@@ -352,6 +352,9 @@ class Port:
         self.src = Source(text)
         self.edits = []     # (start, end, replacement, rule, message)
         self.warnings = []  # (offset, rule, message)
+        # (start, end, at, in_place, template): text[start:end], ported, becomes in_place, and
+        # template.format(moved=<the ported text>, indent=<at's indentation>) goes in at `at`.
+        self.hoists = []
 
     # ---- bookkeeping -------------------------------------------------------------------
     def edit(self, start, end, replacement, rule, message):
@@ -362,6 +365,19 @@ class Port:
 
     def result(self):
         text = self.src.text
+        for lo, hi, at, in_place, template in self.hoists:
+            # The moved text is ported first: the edits inside it go with it.
+            inner = [e for e in self.edits if lo <= e[0] and e[1] <= hi and not e[0] == e[1] == hi
+                     and not (e[0] == e[1] and e[2] == "")]  # reports stay
+            moved = text[lo:hi]
+            for start, end, replacement, _, _ in sorted(inner, key=lambda e: (e[0], e[1]),
+                                                        reverse=True):
+                moved = moved[:start - lo] + replacement + moved[end - lo:]
+            line = self.src.line_starts[self.src.line_of(at)]
+            indent = re.match(r"[ \t]*", text[line:at]).group(0)
+            self.edits = [e for e in self.edits if e not in inner]
+            self.edits.append((at, at, template.format(moved=moved, stripped=moved.strip(), indent=indent), "hoist", None))
+            self.edits.append((lo, hi, in_place, "hoist", None))
         self.edits.sort(key=lambda e: (e[0], e[1]))
         for a, b in zip(self.edits, self.edits[1:]):
             if b[0] < a[1]:
@@ -417,6 +433,7 @@ class Port:
         self.port_template_keyword()
         self.port_wide_output()
         self.port_captures(kernels)
+        self.port_local_types(kernels)
         self.port_kernel_member_access(kernels)
         self.check_views_without_source()
         self.check_divergent_barriers()
@@ -534,8 +551,9 @@ class Port:
                           "belongs to; left as is" % squash(m.group(0)))
                 continue
             kind, name, where = placed
-            if kind == "lambda" and device:
-                kernels.append(where)
+            if kind == "lambda" and device and not nested_in_device_lambda(mask, where[0]):
+                kernels.append(where)  # lambdas nested in device code are not kernels
+                self.hoist_macro_argument(where)
             if kind == "function" and device:
                 # restrict(amp) and restrict(cpu, amp) alike: a kernel that calls the function
                 # passes the handle it holds; host code passing an array converts implicitly.
@@ -581,6 +599,7 @@ class Port:
             open_bracket = match_back(mask, close, "[", "]")
             if open_bracket is None:
                 return None
+            device = device and not nested_in_device_lambda(mask, open_bracket)
             self.edit(clause_start, m.end(), " " + RESTRICT_MACRO + " ()" if device else "",
                       "restrict", "%s on a lambda -> %s" % (squash(m.group(0)),
                                                             RESTRICT_MACRO if device else "(none)"))
@@ -595,6 +614,9 @@ class Port:
             open_bracket = match_back(mask, before, "[", "]")
             if open_bracket is None:
                 return None
+            # A lambda written inside device code is device code already: nvcc infers its
+            # execution space and rejects an extended (annotated) lambda inside another.
+            device = device and not nested_in_device_lambda(mask, open_bracket)
             self.edit(clause_start, m.end(), "", "restrict",
                       "%s on a lambda -> %s before its parameter list" %
                       (squash(m.group(0)), RESTRICT_MACRO if device else "(none)"))
@@ -629,6 +651,128 @@ class Port:
         self.last_params = (open_paren, close)
         self.last_decl_start = start
         return ("function", name, None)
+
+    def port_local_types(self, kernels):
+        """A class defined inside a function that launches kernels moves to namespace scope,
+        just before the function: nvcc rejects a type local to a function in the type of a
+        variable an extended lambda captures (`array<Foo, 1>` of a local Foo, a local struct
+        wrapping views). Only classes whose body names nothing local to the function move,
+        in functions that are not templates, and only under a name not used outside the
+        function; a definition that also declares a variable leaves the variable in place."""
+        mask = self.src.mask
+        if not kernels:
+            return
+        decl = re.compile(r"\b(class|struct)\s+([A-Za-z_]\w*)\s*(?::[^{;()]*)?\{")
+        for m in decl.finditer(mask):
+            if self.src.in_directive(m.start()):
+                continue
+            braces = list(enclosing_braces(mask, m.start()))
+            if not braces:
+                continue
+            heads = [statement_prefix(mask, 0, j) for j in braces]
+            # The innermost function body around the class; every block between is a plain
+            # or control block (not a class, a lambda or a namespace).
+            fn = next((k for k, h in enumerate(heads) if is_function_head(h)), None)
+            if fn is None or "]" in heads[fn].split("(")[0] or \
+                    any(re.search(r"\b(?:class|struct|union|namespace)\b|\]", h) for h in heads[:fn]):
+                continue
+            body_open = braces[fn]
+            body_close = match_forward(mask, body_open)
+            if body_close is None or inside_template(mask, body_open + 1) or \
+                    any(j < body_open for j in braces[fn + 1:] if statement_prefix(mask, 0, j).strip()
+                        and not re.search(r"\bnamespace\b|\bextern\b", statement_prefix(mask, 0, j))):
+                continue  # a member function, or inside something else than namespaces
+            if not any(body_open < k[0] < body_close for k in kernels):
+                continue
+            name = m.group(2)
+            open_brace = m.end() - 1
+            close_brace = match_forward(mask, open_brace)
+            if close_brace is None:
+                continue
+            outside = mask[:body_open] + mask[body_close:]
+            if re.search(r"(?<![\w:])%s\b" % re.escape(name), outside):
+                continue
+            # Names the class uses that the function declares before it (parameters, locals).
+            fn_head = heads[fn]
+            declared = set(re.findall(r"[\w>&*\]]\s+&?\*?([A-Za-z_]\w*)\s*(?=[=;,()\[{])",
+                                      fn_head[fn_head.find("("):] + " " + mask[body_open:m.start()]))
+            used = set(re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", mask[open_brace:close_brace]))
+            # The class's own members and its functions' parameters hide the function's names.
+            own = set(re.findall(r"[\w>&*\]]\s+&?\*?([A-Za-z_]\w*)\s*(?=[=;,()\[{])",
+                                 mask[open_brace + 1:close_brace]))
+            if (declared - {name}) & (used - own):
+                continue
+            after = re.match(r"\s*;", mask[close_brace + 1:])
+            start = m.start()
+            if after:
+                in_place, hi = "", close_brace + 1 + after.end()
+                line_start = self.src.line_starts[self.src.line_of(start)]
+                if not mask[line_start:start].strip() and mask[hi:hi + 1] == "\n":
+                    start, hi = line_start, hi + 1  # the whole lines go
+            else:
+                in_place, hi = name, close_brace + 1
+            at = self.src.line_starts[self.src.line_of(max(mask.rfind(c, 0, body_open) for c in ";{}") + 1
+                                                       + len(fn_head) - len(fn_head.lstrip()))]
+            self.hoists.append((start, hi, at, in_place, "{stripped}%s\n\n" % (";" if not after else "")))
+            self.edit(at, at, "", "capture",
+                      "local %s %s -> namespace scope before its function (nvcc rejects a type "
+                      "local to a function in what an extended lambda captures)" % (m.group(1), name))
+
+    def hoist_macro_argument(self, where):
+        """A restrict(amp) lambda written as an argument of a function-like macro (an ALL-CAPS
+        name) moves into a local just before the statement, and the macro gets the local's
+        name. Harness macros paste such an argument inside their own kernel lambda (the suite's
+        INVOKE_TEST_FUNC_ON_CPU_AND_GPU(av, [] restrict(cpu,amp) { ... })), where nvcc rejects
+        an extended lambda defined inside another; the local is captured instead. Creating a
+        lambda has no side effects, so the move changes nothing else (only the macro's
+        #argument text)."""
+        mask = self.src.mask
+        lo = where[0]
+        if self.src.in_directive(lo):
+            return
+        name = callee_of_argument(mask, lo)
+        if not name or not re.fullmatch(r"[A-Z_][A-Z0-9_]+", name.group(1)) or \
+                not re.search(r"[A-Z]", name.group(1)):
+            return
+        # The whole argument must be the lambda: [captures] ... { body } then , or ).
+        body = self.lambda_body(where[1])
+        if body is None:
+            return
+        hi = body[1]  # one past the closing brace
+        after = mask[hi:].lstrip()
+        before = mask[:lo].rstrip()
+        if not after[:1] in (",", ")") or not before[-1:] in (",", "("):
+            return
+        # The statement holding the call: back from the macro's name to ; { or } at depth 0.
+        depth, j = 0, name.start(1) - 1
+        while j >= 0:
+            c = mask[j]
+            if c in ")]":
+                depth += 1
+            elif c in "([":
+                if depth == 0:
+                    return  # inside another call's arguments or a condition
+                depth -= 1
+            elif c in ";{}" and depth == 0:
+                break
+            j -= 1
+        if j < 0 or next(enclosing_braces(mask, name.start(1)), None) is None:
+            return
+        at = j + 1
+        while at < len(mask) and mask[at].isspace():
+            at += 1
+        if re.match(r"(?:else|case|default|public|private|protected)\b|\w+\s*:(?!:)", mask[at:]):
+            self.warn(lo, "macro", "restrict(amp) lambda argument of %s left in place (the "
+                      "statement starts with a label or else); if the macro pastes it inside a "
+                      "kernel, nvcc rejects it: move it into a local by hand" % name.group(1))
+            return
+        local = "hipamp_lambda_%d" % (self.src.line_of(lo) + 1)
+        if any(h[3] == local for h in self.hoists):
+            local += "_%d" % len(self.hoists)
+        self.hoists.append((lo, hi, at, local, "auto %s = {moved};\n{indent}" % local))
+        self.edit(at, at, "", "macro", "restrict(amp) lambda argument of %s -> local %s declared "
+                  "before the statement (a macro pasting it inside its kernel would define an "
+                  "extended lambda inside another, which nvcc rejects)" % (name.group(1), local))
 
     def port_restriction_overloads(self, name, amp_decls, cpu_decls):
         """C++ AMP overloads on restriction: `f() restrict(cpu)` beside `f() restrict(amp)`.
@@ -1210,6 +1354,24 @@ class Port:
                     self.edit(call[0], call[0], "{ " + checks, "capture", None)
                     self.edit(call[1], call[1], " }", "capture", None)
                     done_to = call[1]
+                continue
+            callee = callee_of_argument(mask, start)
+            arrays_used = set(self.array_names(start)[0]) & set(
+                re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", mask[body[0]:body[1]]))
+            if call is None and items == ["&"] and not amp_restricted_at(mask, start) and \
+                    not arrays_used and not (callee and callee.group(1) == "parallel_for_each"):
+                # A restrict(amp) lambda that is not a kernel but is handed to one (the suite's
+                # EVALUATE_TEST_ON_CPU_AND_GPU passes `[&] restrict(cpu,amp) { return e; }` to a
+                # function that calls it on the host and inside its kernel): nvcc rejects a
+                # by-reference capture in any __host__ __device__ lambda written in host code,
+                # and a GPU could not reach host variables through one anyway. By value: reads
+                # see the values at the lambda's creation, and a write to a captured variable
+                # stops compiling (the lambda is not mutable) rather than being lost. Lambdas
+                # nested in device code are left alone: nvcc accepts `[&]` there.
+                self.edit(start, end, "[=]", "capture",
+                          "restrict(amp) lambda capture [&] -> [=] (not a kernel: nvcc rejects "
+                          "by-reference captures in __host__ __device__ lambdas; a write to a "
+                          "captured variable now fails to compile)")
                 continue
             if call is None or call[0] < done_to:
                 self.warn(start, "capture", "kernel lambda %s captures by reference outside a "
@@ -2389,12 +2551,65 @@ def amp_restricted_at(mask, offset):
     enclosing function-like body: its head says restrict(...amp...), __GPU or HIPAMP_RESTRICT).
     Heads are whole statements, so a for loop's `;`s do not cut its head short."""
     for _, head in enclosing_blocks(mask, offset):
+        # A head runs back to the last ; { or }: past a macro definition before it, whose
+        # restrict(...) is not this block's. A #define's own name and parameters are not
+        # either.
+        directives = list(re.finditer(r"(?m)^[ \t]*#[ \t]*\w+", head))
+        if directives:
+            head = head[directives[-1].start():]
+            head = re.sub(r"^[ \t]*#[ \t]*define[ \t]+\w+(?:\([^()]*\))?", "", head)
         if re.search(r"\brestrict\s*\([^()]*\bamp\b|\b__GPU(?:_ONLY)?\b|\b%s\b" % RESTRICT_MACRO,
                      head):
             return True
         if re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|->[^{;]*|\s)*$",
                      head) and not re.search(r"\b(?:if|for|while|switch|catch)\s*\(", head):
             return False  # the innermost function is not amp-restricted
+    return False
+
+
+LAMBDA_HEAD = re.compile(r"\]\s*(?:%s\s*)?(?:\((?:[^()]|\([^()]*\))*\))?\s*(?:mutable\b|"
+                         r"restrict\s*\([^()]*\)|__GPU(?:_ONLY)?\b|%s\b|->[^{;]*|\s)*$"
+                         % (RESTRICT_MACRO, RESTRICT_MACRO))
+
+
+def callee_of_argument(mask, offset):
+    """The match of the name called with the innermost unclosed ( before offset, when offset
+    lies in a call's arguments (within the statement), else None."""
+    depth, i = 0, offset - 1
+    while i >= 0:
+        c = mask[i]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == ";" and depth == 0:
+            return None
+        i -= 1
+    if i < 0 or mask[i] != "(":
+        return None
+    return re.search(r"\b(\w+)\s*(?:<[^;{}()]*>\s*)?$", mask[:i])
+
+
+def nested_in_device_lambda(mask, offset):
+    """Whether offset lies in the body of a lambda that is itself amp-restricted (a kernel or a
+    restrict(amp) lambda): a lambda written there is device code already, and nvcc rejects an
+    extended (annotated) lambda defined inside another. Inside a named restrict(amp) function
+    nvcc accepts the annotation, and C++ AMP's own rules for such lambdas stay checkable."""
+    if not amp_restricted_at(mask, offset):
+        return False
+    callee = callee_of_argument(mask, offset)
+    if callee and callee.group(1) == "parallel_for_each":
+        return False  # a kernel (a brace in an #ifdef can make it look nested)
+    for _, head in enclosing_blocks(mask, offset):
+        directives = list(re.finditer(r"(?m)^[ \t]*#[ \t]*\w+", head))
+        if directives:
+            head = re.sub(r"^[ \t]*#[ \t]*define[ \t]+\w+(?:\([^()]*\))?", "",
+                          head[directives[-1].start():])
+        if re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|->[^{;]*|\s)*$",
+                     head) and not re.search(r"\b(?:if|for|while|switch|catch)\s*\(", head):
+            return bool(LAMBDA_HEAD.search(head))
     return False
 
 

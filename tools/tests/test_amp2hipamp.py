@@ -71,8 +71,8 @@ class RestrictOnLambdas(PortTest):
     def test_every_device_spelling(self):
         for spec in ("amp", "cpu, amp", "amp, cpu", "amp,cpu", "direct3d", " amp ", "auto"):
             with self.subTest(spec=spec):
-                self.assertPorts("auto k = [&](int i) restrict(%s) { };" % spec,
-                                 "auto k = [&] HIPAMP_RESTRICT (int i) { };")
+                self.assertPorts("auto k = [=](int i) restrict(%s) { };" % spec,
+                                 "auto k = [=] HIPAMP_RESTRICT (int i) { };")
 
     def test_cpu_only_lambda_loses_the_clause(self):
         self.assertPorts("auto k = [](int i) restrict(cpu) { };", "auto k = [](int i) { };")
@@ -1022,6 +1022,92 @@ class KernelsInPrivateMembers(PortTest):
         self.assertEqual(port(got)[0], got, "not idempotent")
         compile_ported(self, got, run=True)
         compile_ported(self, got, nvcc=True)
+
+
+class HarnessLambdas(PortTest):
+    """The conformance suite's harness hands restrict(cpu, amp) lambdas to code that calls them
+    on the host and inside its own kernel: EVALUATE_TEST_ON_CPU_AND_GPU builds a `[&]` one (nvcc
+    rejects by-reference captures in __host__ __device__ lambdas), INVOKE_TEST_FUNC_ON_CPU_AND_GPU
+    pastes its lambda argument inside its kernel (nvcc rejects an extended lambda defined inside
+    another). Lambdas written inside device code need no annotation at all."""
+    PROGRAM = ("#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n"
+               "template <class F> int run_both(const F& f) {\n  int host = f();\n"
+               "  std::vector<int> out(1, -1);\n  array_view<int, 1> r(1, out);\n"
+               "  parallel_for_each(r.extent, [=](concurrency::index<1> i) restrict(amp) { r[i] = f(); });\n"
+               "  r.synchronize();\n  return host == out[0] ? host : -1;\n}\n"
+               "#define EVALUATE(_expr) run_both([&]() restrict(cpu,amp) { return _expr; })\n"
+               "#define INVOKE(_av, _func) [&]() -> int { int c = _func(); std::vector<int> o(1, -1); "
+               "array_view<int, 1> r(1, o); \\\n  parallel_for_each(_av, r.extent, "
+               "[=](concurrency::index<1> i) restrict(amp) { r[i] = _func(); }); r.synchronize(); "
+               "return c == o[0] ? c : -1; }()\n"
+               "int seven() restrict(cpu, amp) { return 7; }\n"
+               "int main() {\n  accelerator_view av = accelerator().get_default_view();\n"
+               "  int result = EVALUATE(seven() + 1);\n"
+               "  result += INVOKE(av, []() restrict(cpu,amp) -> int {\n    return seven() * 2;\n  });\n"
+               "  std::vector<int> h(8, 1);\n  array_view<int, 1> v(8, h);\n"
+               "  parallel_for_each(v.extent, [=](concurrency::index<1> i) restrict(amp) {\n"
+               "    int s = 0;\n    auto add = [&](int k) restrict(amp) { s += k; };\n"
+               "    add(i[0]);\n    v[i] = s;\n  });\n  v.synchronize();\n"
+               "  return result == 22 && h[5] == 5 ? 0 : 1;\n}\n")
+
+    def test_ported_harness_lambdas(self):
+        got, report = port(self.PROGRAM)
+        self.assertIn("run_both([=] HIPAMP_RESTRICT () { return _expr; })", got)
+        self.assertIn("  auto hipamp_lambda_19 = [] HIPAMP_RESTRICT () -> int {\n    return seven() * 2;\n  };\n"
+                      "  result += INVOKE(av, hipamp_lambda_19);", got)
+        self.assertIn("auto add = [&](int k) { s += k; };", got)
+        self.assertTrue([w for w in report if "[&] -> [=] (not a kernel" in w])
+        self.assertTrue([w for w in report if "local hipamp_lambda_19" in w])
+        self.assertEqual(port(got)[0], got, "not idempotent")
+        compile_ported(self, got, run=True)
+        compile_ported(self, got, nvcc=True)
+
+    def test_a_lambda_argument_after_else_stays(self):
+        got, report = port(self.PROGRAM.replace("  result += INVOKE(", "  if (result < 0) {} else result += INVOKE("))
+        self.assertNotIn("hipamp_lambda_", got)
+        self.assertTrue([w for w in report if "left in place" in w])
+
+    def test_lambdas_in_lower_case_calls_stay(self):
+        got, _ = port(self.PROGRAM.replace("INVOKE", "invoke"))
+        self.assertNotIn("hipamp_lambda_", got)
+
+
+class LocalTypes(PortTest):
+    """nvcc rejects a type local to a function in the type of a variable an extended lambda
+    captures (the suite's reinterpret_As tests: `array<Foo, 1>` of a local class Foo)."""
+    PROGRAM = ("#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n"
+               "int main()\n{\n    struct Foo\n    {\n        float r, g, b;\n    };\n"
+               "    std::vector<float> v(30);\n    for (int k = 0; k < 30; ++k) v[k] = float(k);\n"
+               "    array<Foo, 1> arr(10, reinterpret_cast<Foo*>(v.data()));\n"
+               "    std::vector<float> out(30);\n    array_view<float, 1> res(30, out);\n    int n = 2;\n"
+               "    {\n        const struct wrap_\n        {\n"
+               "            wrap_(array_view<float, 1> o) : data(o) {}\n            array_view<float, 1> data;\n"
+               "        } wrap(res);\n"
+               "        parallel_for_each(extent<1>(30), [=, &arr](index<1> i) restrict(amp) {\n"
+               "            array_view<const float, 1> f = arr.reinterpret_as<float>();\n"
+               "            wrap.data[i] = f[i] * n;\n        });\n    }\n"
+               "    struct Scale { float by; };\n    Scale unused = {1.0f};\n"
+               "    res.synchronize();\n    return out[29] == 58.0f && unused.by == 1.0f ? 0 : 1;\n}\n")
+
+    def test_local_classes_move_before_their_function(self):
+        got, report = port(self.PROGRAM)
+        self.assertIn("using namespace concurrency;\nstruct Foo\n    {\n        float r, g, b;\n    };\n\n"
+                      "struct wrap_\n", got)
+        self.assertIn("        const wrap_ wrap(res);\n", got)
+        self.assertIn("int main()\n{\n    std::vector<float> v(30);", got)
+        self.assertIn("    struct Scale { float by; };", got)  # no kernel uses it: stays
+        self.assertEqual(len([w for w in report if "-> namespace scope" in w]), 2)
+        self.assertEqual(port(got)[0], got, "not idempotent")
+        compile_ported(self, got, run=True)
+        compile_ported(self, got, nvcc=True)
+
+    def test_a_class_naming_locals_or_in_a_template_stays(self):
+        uses_local = self.PROGRAM.replace("{\n    struct Foo", "{\n    int width = 3;\n    struct Foo").replace(
+            "float r, g, b;", "float r, g, b; int m[sizeof(width)];")
+        self.assertIn("    struct Foo\n", port(uses_local)[0])
+        in_template = self.PROGRAM.replace("int main()\n{", "template <class T> int run()\n{").replace(
+            "return out[29]", "return (T)out[29]").replace("}\n", "}\nint main() { return run<int>(); }\n", 0)
+        self.assertIn("    struct Foo\n", port(in_template)[0])
 
 
 class DivergentBarriers(PortTest):
