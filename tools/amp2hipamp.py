@@ -887,7 +887,8 @@ class Port:
             # stop deduction from a writable handle, so it stays const array_ref<T, N>: T then
             # deduces from either handle (as const U from a read-only one).
             const = m.group(1) or m.group(4)
-            if host_too and ({element, rank} & template_params):
+            if host_too and ({element, rank} & template_params) and \
+                    not self.called_with_explicit_arguments(open_paren):
                 self.warn(m.start(), "capture", "restrict(cpu, amp) function takes %s with a "
                           "deduced element type or rank: kept, so host calls still deduce; a kernel "
                           "calling it on a GPU cannot reach the array through it (take "
@@ -903,6 +904,27 @@ class Port:
             self.edit(m.start(), m.end(), new, "capture",
                       "kernel function parameter %s -> %s (kernels hold arrays through "
                       "hipamp::kernel_handle)" % (squash(m.group(0)), new.strip()))
+
+    def called_with_explicit_arguments(self, open_paren):
+        """Whether every call of the function whose parameter list opens at open_paren, in this
+        file and the local headers it includes, names its template arguments (`f<T, N>(...)`):
+        then nothing is deduced, and a parameter may change type (the suite's constructor.h
+        calls kernel_userdefined<_type, _rank>(idx, a1) for the tests to define)."""
+        around = function_around(self.src.mask, open_paren + 1)
+        if not around or around[0] == "<lambda>":
+            return False
+        name = around[0]
+        explicit = bare = 0
+        for mask in [self.src.mask] + self.header_masks():
+            for c in re.finditer(r"(?<![\w:.>])%s\s*(<[^;{}()]*>)?\s*\(" % re.escape(name), mask):
+                heads = list(enclosing_block_heads(mask, c.start()))
+                if not heads or not any(is_function_head(h) for h in heads):
+                    continue  # a declaration, not a call
+                if c.group(1):
+                    explicit += 1
+                else:
+                    bare += 1
+        return explicit > 0 and bare == 0
 
     def declaration_start(self, offset):
         """Where the declaration holding `offset` starts, after any template<...> heads."""

@@ -914,6 +914,26 @@ class CaptureByReference(PortTest):
         compile_ported(self, "#include <vector>\n" + got, run=True)
         compile_ported(self, "#include <vector>\n" + got, nvcc=True)
 
+    def test_template_parameters_named_at_every_call_take_the_handle(self):
+        # The suite's constructor.h: kernel_userdefined<_type, _rank>(idx, a1) from a kernel and
+        # its definition, restrict(cpu, amp) over array<_type, _rank>&, in each test. With every
+        # call naming the arguments nothing is deduced, so the handle works for host calls too.
+        program = ("#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n"
+                   "template <typename T, int N>\nvoid fill(index<N>& i, array<T, N>& a) restrict(cpu, amp);\n"
+                   "int main() {\n  array<int, 1> a(3), b(3);\n  index<1> zero(0);\n  fill<int, 1>(zero, a);\n"
+                   "  parallel_for_each(extent<1>(3), [&](index<1> i) restrict(amp) { fill<int, 1>(i, b); });\n"
+                   "  std::vector<int> ha = a, hb = b;\n  return ha[0] == 7 && hb[2] == 9 ? 0 : 1;\n}\n"
+                   "template <typename T, int N>\nvoid fill(index<N>& i, array<T, N>& a) restrict(cpu, amp) "
+                   "{ a[i] = T(7 + i[0]); }\n")
+        got, report = port(program)
+        self.assertEqual(got.count("hipamp::array_ref<T, N> a)"), 2)
+        self.assertFalse([w for w in report if "deduced element type" in w])
+        self.assertEqual(port(got)[0], got, "not idempotent")
+        compile_ported(self, got, run=True)
+        compile_ported(self, got, nvcc=True)
+        deduced = program.replace("fill<int, 1>(zero, a)", "fill(zero, a)")
+        self.assertEqual(port(deduced)[0].count("hipamp::array_ref<T, N> a)"), 0)
+
     def test_const_parameters_of_templates_still_deduce(self):
         self.assertPorts("template <typename T, int N>\nvoid k(const array<T, N>& b, const array<float, 1>& c) restrict(amp) {}\n",
                          "template <typename T, int N>\nHIPAMP_RESTRICT void k(const hipamp::array_ref<T, N> b, "
