@@ -8,6 +8,7 @@
 //        -I include -I <build>/include scripts/sort_pass_profile.cu -o sort_pass_profile
 //   ./sort_pass_profile [log2 sizes...]        (default 22 24 26)
 //   ./sort_pass_profile ncu                    one run of each kernel at 2^24, for ncu
+//   ./sort_pass_profile s18 | s18c [sizes]     issue 18's stable-sort comparisons
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -132,6 +133,7 @@ void fill(paper_type& x, G& g, unsigned i) {
 static cudaStream_t stream;
 static bool ncu_mode = false;
 static bool s18 = false;
+static bool s18c = false;
 
 struct steps {
   std::vector<cudaEvent_t> ev;
@@ -307,6 +309,71 @@ void run_paper(const char* name, buffers<paper_type>& b) {
   });
 }
 
+// Issue 18, s18c: the stable merge sort's launches as merge_sort makes them, with one mark at the
+// end (a mark between kernels would break a chain), launched plainly or chained
+// (vendor::launch_chained: programmatic dependent launch), for merge policies that differ in
+// their stores only.
+template <int Lanes, class T, class Less>
+void partition_launch(bool chained, const T* in, unsigned n, const mp::pass_shape& pass,
+                      unsigned per_block, unsigned* splits, Less less) {
+  if constexpr (Lanes > 2) {
+    if (gk::merge_partition_lanes(pass.blocks) < Lanes) {
+      return partition_launch<Lanes / 4>(chained, in, n, pass, per_block, splits, less);
+    }
+  }
+  const unsigned blocks =
+      static_cast<unsigned>((static_cast<unsigned long long>(pass.blocks) * Lanes + 255) / 256);
+  if (chained) {
+    CK(hipamp::detail::gpu::vendor::launch_chained(gk::merge_partition_kernel<Lanes, T, Less>,
+                                                   blocks, 256, stream, in, n, pass, per_block,
+                                                   splits, less));
+  } else {
+    gk::merge_partition_kernel<Lanes, T, Less>
+        <<<blocks, 256, 0, stream>>>(in, n, pass, per_block, splits, less);
+    CK(cudaGetLastError());
+  }
+}
+template <class BlockPolicy, class Policy, bool Chained, class T, class Less>
+T* whole_sort(buffers<T>& b, Less less, steps& st) {
+  namespace vd = hipamp::detail::gpu::vendor;
+  const unsigned n = b.n;
+  const unsigned tile = BlockPolicy::per_block;
+  const int passes = mp::pass_count(n, tile);
+  T* from = passes % 2 == 1 ? b.scratch : b.data;
+  const auto block_kernel = gk::block_merge_sort_kernel<T, BlockPolicy, Less>;
+  const auto merge_kernel = gk::merge_kernel<T, Policy, Less>;
+  if (Chained) {
+    CK(vd::launch_chained(block_kernel, (n + tile - 1) / tile, BlockPolicy::threads, stream, b.data,
+                          from, n, less));
+  } else {
+    block_kernel<<<(n + tile - 1) / tile, BlockPolicy::threads, 0, stream>>>(b.data, from, n, less);
+    CK(cudaGetLastError());
+  }
+  T* to = from == b.data ? b.scratch : b.data;
+  for (unsigned long long width = tile; width < n; width *= 2) {
+    const mp::pass_shape pass = mp::shape_pass(n, static_cast<unsigned>(width), Policy::per_block);
+    const bool partition = pass.blocks >= gk::merge_partition_min_blocks;
+    if (partition) partition_launch<32>(Chained, from, n, pass, Policy::per_block, b.splits, less);
+    const unsigned* splits = partition ? b.splits : nullptr;
+    if (Chained) {
+      CK(vd::launch_chained(merge_kernel, pass.blocks, Policy::threads, stream,
+                            static_cast<const T*>(from), to, n, pass, splits, less));
+    } else {
+      merge_kernel<<<pass.blocks, Policy::threads, 0, stream>>>(from, to, n, pass, splits, less);
+      CK(cudaGetLastError());
+    }
+    std::swap(from, to);
+  }
+  st.mark("sort");
+  return from;
+}
+template <class BlockPolicy, class Policy, bool Chained>
+void run_whole(const char* name, buffers<std::uint32_t>& b) {
+  profile(name, b, by_high_u32{}, true, [](buffers<std::uint32_t>& bb, steps& st) {
+    return whole_sort<BlockPolicy, Policy, Chained>(bb, by_high_u32{}, st);
+  });
+}
+
 template <class T, class Less>
 void cub_sort(const char* name, buffers<T>& b, Less less, bool stable) {
   std::size_t bytes = 0;
@@ -349,6 +416,8 @@ int main(int argc, char** argv) {
       ncu_mode = true;
     } else if (std::strcmp(argv[i], "s18") == 0) {
       s18 = true;
+    } else if (std::strcmp(argv[i], "s18c") == 0) {
+      s18c = true;
     } else {
       sizes.push_back(std::atoi(argv[i]));
     }
@@ -356,6 +425,37 @@ int main(int argc, char** argv) {
   if (sizes.empty()) sizes = ncu_mode ? std::vector<int>{24} : std::vector<int>{22, 24, 26};
   CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   using u32 = std::uint32_t;
+  // Issue 18, s18c: chained launches and warp-wise merge stores, each alone and together, beside
+  // CUB (which chains its launches since CCCL 2.8) and the library's sorts.
+  if (s18c) {
+    using gk::merge_store;
+    using blk = gk::merge_policy<256, 17, 5, merge_store::block>;
+    using wrp = gk::merge_policy<256, 17, 5, merge_store::warp>;
+    for (int p : sizes) {
+      buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
+      cub_sort("cub stable merge sort", b, by_high_u32{}, true);
+      profile("library stable merge_sort (this tree)", b, by_high_u32{}, true,
+              [](buffers<u32>& bb, steps& st) {
+                gk::merge_sort<u32, true>(bb.data, bb.scratch, bb.splits, bb.n, by_high_u32{},
+                                          stream);
+                st.mark("sort");
+                return bb.data;
+              });
+      run_whole<blk, blk, false>("stable 256x17 block stores, plain (96e6dae)", b);
+      run_whole<blk, wrp, false>("stable 256x17 warp stores, plain", b);
+      run_whole<blk, blk, true>("stable 256x17 block stores, chained", b);
+      run_whole<blk, wrp, true>("stable 256x17 warp stores, chained", b);
+      cub_sort("cub merge sort", b, less_u32{}, false);
+      profile(
+          "library merge_sort (this tree)", b, less_u32{}, false, [](buffers<u32>& bb, steps& st) {
+            gk::merge_sort<u32, false>(bb.data, bb.scratch, bb.splits, bb.n, less_u32{}, stream);
+            st.mark("sort");
+            return bb.data;
+          });
+    }
+    CK(cudaStreamDestroy(stream));
+    return 0;
+  }
   using base_tile = gk::default_tile_shape<u32>;
   using m16 = gk::merge_policy<256, 16>;
   using b13 = base_tile;

@@ -16,7 +16,16 @@
 //  3. Each thread finds its own split there by a binary search and merges `items` outputs
 //     sequentially into registers (ties take the left run: stable).
 //  4. The outputs go back through shared memory (padded against bank conflicts) and out in
-//     coalesced stores.
+//     coalesced stores: each warp through its own slots (merge_store::warp), so a warp stores
+//     as soon as its own outputs are in place, with no block-wide barrier (CUB's
+//     BLOCK_STORE_WARP_TRANSPOSE).
+//
+// The sort's kernels are launched chained (vendor::launch_chained: programmatic dependent
+// launch on sm_90): each releases the next kernel's launch (release_next_grid) once its loads
+// are issued (the partition kernel, which is short, at once), so the next kernel's blocks are
+// placed while this one's last wave runs, and waits for the kernel before it
+// (wait_for_prior_grid) before its first global access. Every kernel of the chain
+// waits, unconditionally and in every thread, which is what orders the whole chain.
 //
 // Include only from GPU translation units (through sort.hpp).
 #pragma once
@@ -90,6 +99,7 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
   const std::size_t start = static_cast<std::size_t>(blockIdx.x) * per_block;
   const unsigned count = n - start < per_block ? static_cast<unsigned>(n - start) : per_block;
   const unsigned tid = threadIdx.x;
+  wait_for_prior_grid();
   {
     E v[items];
 #pragma unroll
@@ -104,6 +114,7 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     }
   }
   __syncthreads();
+  release_next_grid();
   const unsigned first = tid * items;
   const unsigned valid = first >= count ? 0u : count - first < items ? count - first : items;
   E x[items];
@@ -213,6 +224,9 @@ __global__ void merge_partition_kernel(const E* in, unsigned n, merge::pass_shap
   const E* a = in + s.start;
   const E* b = a + s.a_count;
   const unsigned diag = s.d_first;
+  // The merge pass after this one may be placed at once: it waits for this kernel's end.
+  release_next_grid();
+  wait_for_prior_grid();
   while (ballot(lo < hi) != 0) {
     const unsigned span = hi - lo;
     const unsigned probes = span < lanes ? span : lanes;
@@ -252,6 +266,7 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
   const E* a = in + s.start;
   const E* b = a + s.a_count;
   const unsigned tid = threadIdx.x;
+  wait_for_prior_grid();
 
   // 1. The block's two splits: from merge_partition_kernel, or searched here, each by half of
   // the threads. Every step probes up to `half` points of [lo, hi) at once; the predicate is
@@ -319,6 +334,7 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     }
   }
   __syncthreads();
+  release_next_grid();
 
   // 3. This thread's outputs [first, first + items) of the block's share.
   E x[items];
@@ -344,20 +360,37 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
       }
     }
   }
-  __syncthreads();
+  __syncthreads();  // every thread's merge reads are done
 
-  // 4. Outputs to shared memory in thread order, then out in coalesced stores.
+  // 4. Outputs to shared memory in thread order, then out in coalesced stores: by the block
+  // (a barrier, then positions t + r * threads) or by each warp over its own 32 * items slots
+  // (the same slots as its threads' outputs, so a warp barrier suffices; positions
+  // warp_first + lane + 32 r, a whole 128-byte line of 4-byte keys per store).
 #pragma unroll
   for (int k = 0; k < items; ++k) {
     const unsigned i = tid * items + k;
     if (i < total) keys[merge_slot<pad>(i)] = x[k];
   }
-  __syncthreads();
   E* o = out + s.start + s.d_first;
+  if constexpr (Policy::store == merge_store::warp) {
+    static_assert(threads % warp_size_min == 0,
+                  "hipamp: a merge block's warp-wise stores need whole warps");
+    constexpr unsigned lanes = warp_size_min;
+    sync_warp();
+    // This lane's first position: its warp's first output plus the lane.
+    const unsigned lane_first = tid * items - (tid % lanes) * (items - 1);
 #pragma unroll
-  for (int r = 0; r < items; ++r) {
-    const unsigned i = tid + r * threads;
-    if (i < total) o[i] = keys[merge_slot<pad>(i)];
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = lane_first + r * lanes;
+      if (i < total) o[i] = keys[merge_slot<pad>(i)];
+    }
+  } else {
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (i < total) o[i] = keys[merge_slot<pad>(i)];
+    }
   }
 }
 
