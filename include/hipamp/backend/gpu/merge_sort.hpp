@@ -16,9 +16,7 @@
 //  3. Each thread finds its own split there by a binary search and merges `items` outputs
 //     sequentially into registers (ties take the left run: stable).
 //  4. The outputs go back through shared memory (padded against bank conflicts) and out in
-//     coalesced stores: each warp through its own slots (merge_store::warp), so a warp stores
-//     as soon as its own outputs are in place, with no block-wide barrier (CUB's
-//     BLOCK_STORE_WARP_TRANSPOSE).
+//     coalesced stores.
 //
 // The sort's kernels are launched chained (vendor::launch_chained: programmatic dependent
 // launch on sm_90): each releases the next kernel's launch (release_next_grid) once its loads
@@ -360,37 +358,23 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
       }
     }
   }
-  __syncthreads();  // every thread's merge reads are done
+  __syncthreads();
 
-  // 4. Outputs to shared memory in thread order, then out in coalesced stores: by the block
-  // (a barrier, then positions t + r * threads) or by each warp over its own 32 * items slots
-  // (the same slots as its threads' outputs, so a warp barrier suffices; positions
-  // warp_first + lane + 32 r, a whole 128-byte line of 4-byte keys per store).
+  // 4. Outputs to shared memory in thread order, then out in coalesced stores. (Stores by each
+  // warp over its own slots after a warp barrier, CUB's BLOCK_STORE_WARP_TRANSPOSE, cost a
+  // quarter more per pass on the H100: sort_pass_profile s18c at 88cb806, stable u32 2^24 1147.5
+  // against 920.4 us, chained; nvcc spilled three registers at the 48 of min_blocks 5.)
 #pragma unroll
   for (int k = 0; k < items; ++k) {
     const unsigned i = tid * items + k;
     if (i < total) keys[merge_slot<pad>(i)] = x[k];
   }
+  __syncthreads();
   E* o = out + s.start + s.d_first;
-  if constexpr (Policy::store == merge_store::warp) {
-    static_assert(threads % warp_size_min == 0,
-                  "hipamp: a merge block's warp-wise stores need whole warps");
-    constexpr unsigned lanes = warp_size_min;
-    sync_warp();
-    // This lane's first position: its warp's first output plus the lane.
-    const unsigned lane_first = tid * items - (tid % lanes) * (items - 1);
 #pragma unroll
-    for (int r = 0; r < items; ++r) {
-      const unsigned i = lane_first + r * lanes;
-      if (i < total) o[i] = keys[merge_slot<pad>(i)];
-    }
-  } else {
-    __syncthreads();
-#pragma unroll
-    for (int r = 0; r < items; ++r) {
-      const unsigned i = tid + r * threads;
-      if (i < total) o[i] = keys[merge_slot<pad>(i)];
-    }
+  for (int r = 0; r < items; ++r) {
+    const unsigned i = tid + r * threads;
+    if (i < total) o[i] = keys[merge_slot<pad>(i)];
   }
 }
 

@@ -41,17 +41,12 @@ constexpr unsigned partial_tile_step_reach(int log2_tile) { return (3u << log2_t
 // MinBlocks: blocks per multiprocessor asked of the register allocator (0: none, the
 // compiler's choice; 1 is not the same: nvcc then gave the u32 merge kernel 98 registers where
 // it chose 64 unasked, and the passes took 1.3x as long).
-// Store: how a merge block's outputs go out (merge_kernel's step 4): each warp through its own
-// shared-memory slots after a warp barrier (warp), or the whole block's after a block barrier
-// (block). The block merge sort's tiles ignore it.
-enum class merge_store { block, warp };
-template <int Threads, int Items, int MinBlocks = 0, merge_store Store = merge_store::warp>
+template <int Threads, int Items, int MinBlocks = 0>
 struct merge_policy {
   static constexpr int threads = Threads;
   static constexpr int items = Items;
   static constexpr int per_block = Threads * Items;
   static constexpr int min_blocks = MinBlocks;
-  static constexpr merge_store store = Store;
   static_assert(Threads % 2 == 0 && Threads >= 64,
                 "hipamp: a merge block's two split searches "
                 "each take half of its threads");
