@@ -497,6 +497,37 @@ T* whole_sort(buffers<T>& b, Less less, steps& st) {
   st.mark("sort");
   return from;
 }
+// The unstable sort's launches (the library's 2^15 bitonic tiles, launched plainly, then chained
+// merge passes of Policy), one mark at the end.
+template <class Policy, class T, class Less>
+T* bitonic_chained(buffers<T>& b, Less less, steps& st) {
+  namespace vd = hipamp::detail::gpu::vendor;
+  const unsigned n = b.n;
+  using shape = gk::large_merge_tile_shape<T>;
+  const unsigned tile = 1u << gk::launch_shape<T, shape>::tile.log2_tile;
+  const int passes = mp::pass_count(n, tile);
+  T* from = passes % 2 == 1 ? b.scratch : b.data;
+  gk::bitonic_tiles<T, shape>(b.data, from, n, less, stream);
+  T* to = from == b.data ? b.scratch : b.data;
+  for (unsigned long long width = tile; width < n; width *= 2) {
+    const mp::pass_shape pass = mp::shape_pass(n, static_cast<unsigned>(width), Policy::per_block);
+    const bool partition = pass.blocks >= gk::merge_partition_min_blocks;
+    if (partition) partition_launch<32>(true, from, n, pass, Policy::per_block, b.splits, less);
+    CK(vd::launch_chained(gk::merge_kernel<T, Policy, Less>, pass.blocks, Policy::threads, stream,
+                          static_cast<const T*>(from), to, n, pass,
+                          static_cast<const unsigned*>(partition ? b.splits : nullptr), less));
+    std::swap(from, to);
+  }
+  st.mark("sort");
+  return from;
+}
+template <class Policy>
+void run_bitonic_chained(const char* name, buffers<std::uint32_t>& b) {
+  profile(name, b, less_u32{}, false, [](buffers<std::uint32_t>& bb, steps& st) {
+    return bitonic_chained<Policy>(bb, less_u32{}, st);
+  });
+}
+
 template <class BlockPolicy, class Policy, bool Chained, bool Lean = false>
 void run_whole(const char* name, buffers<std::uint32_t>& b) {
   profile(name, b, by_high_u32{}, true, [](buffers<std::uint32_t>& bb, steps& st) {
@@ -570,11 +601,13 @@ int main(int argc, char** argv) {
                 st.mark("sort");
                 return bb.data;
               });
+      using m6 = gk::merge_policy<256, 17, 6>;
       run_whole<m17, m17, false>("stable 256x17 plain (96e6dae)", b);
-      run_whole<m17, m17, true>("stable 256x17 chained", b);
-      run_whole<m17, m17, true, true>("stable 256x17 chained, lean merge", b);
-      run_whole<m17, gk::merge_policy<256, 17, 4>, true>("stable 256x17 chained, merge min4", b);
-      run_whole<m17, gk::merge_policy<256, 17, 6>, true>("stable 256x17 chained, merge min6", b);
+      run_whole<m17, m17, true>("stable 256x17 chained (4f0c1c4)", b);
+      run_whole<m17, m6, true>("stable 256x17 chained, merge min6", b);
+      run_whole<m17, m6, true, true>("stable 256x17 chained, lean merge min6", b);
+      run_whole<m17, gk::merge_policy<256, 17, 8>, true>("stable 256x17 chained, merge min8", b);
+      run_whole<m6, m6, true>("stable 256x17 chained, block min6, merge min6", b);
       cub_sort("cub merge sort", b, less_u32{}, false);
       profile(
           "library merge_sort (this tree)", b, less_u32{}, false, [](buffers<u32>& bb, steps& st) {
@@ -582,6 +615,8 @@ int main(int argc, char** argv) {
             st.mark("sort");
             return bb.data;
           });
+      run_bitonic_chained<m17>("b15 + merge min5 chained (library's)", b);
+      run_bitonic_chained<gk::merge_policy<256, 17, 6>>("b15 + merge min6 chained", b);
     }
     CK(cudaStreamDestroy(stream));
     return 0;

@@ -407,7 +407,9 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
                 stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks,
                 unsigned large_tile_min = 0) {
   if (n < 2) return;
-  using policy = default_merge_policy<T>;
+  using policy = std::conditional_t<Stable, stable_merge_policy<T>, default_merge_policy<T>>;
+  static_assert(policy::per_block == default_merge_policy<T>::per_block,
+                "hipamp: merge_split_count sizes the splits by the default merge blocks");
   constexpr bool merged_tiles = Stable || Tiles == block_sort::merge;
   using large_shape = large_merge_tile_shape<T>;
   constexpr bool has_large = !merged_tiles && !std::is_same_v<large_shape, default_tile_shape<T>>;

@@ -80,6 +80,18 @@ struct default_merge_policy
     : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E)),
                    (sizeof(E) <= 4 ? 5 : 0)> {};
 
+// The stable sort's merge passes: 6 blocks per multiprocessor (40 registers) for elements of 4
+// bytes or less, now that the passes are launched chained (merge_sort.hpp). Measured on the H100
+// (scripts/sort_pass_profile.cu s18c at 4f0c1c4, stable u32, 256 x 17 tiles of 5 blocks, chained
+// 256 x 17 merges, us for the whole sort with 4 / 5 / 6 blocks per multiprocessor): 2^20 86.5 /
+// 84.1 / 84.2; 2^22 249.2 / 235.7 / 235.5; 2^23 501.0 / 467.1 / 456.3; 10^7 624.2 / 584.2 /
+// 573.2; 2^24 981.2 / 919.9 / 900.3; 2^25 1990 / 1870 / 1835; 2^26 4002 / 3745 / 3670. The
+// other sorts keep default_merge_policy (their merges were not measured at 6).
+template <class E>
+struct stable_merge_policy
+    : std::conditional_t<sizeof(E) <= 4, merge_policy<256, merge_items_for_bytes(sizeof(E)), 6>,
+                         default_merge_policy<E>> {};
+
 // The block merge sort's tiles (stable sorts, and elements above 8 bytes): the merge policy's
 // shape, but 11 items for 12-byte elements, a tile of 2816 instead of 2304, which saves a merge
 // pass where n / 2304 is just above a power of two (10^7: 12 passes, not 13). Measured on the
