@@ -23,7 +23,9 @@
 // are issued (the partition kernel, which is short, at once), so the next kernel's blocks are
 // placed while this one's last wave runs, and waits for the kernel before it
 // (wait_for_prior_grid) before its first global access. Every kernel of the chain
-// waits, unconditionally and in every thread, which is what orders the whole chain.
+// waits, unconditionally and in every thread, which is what orders the whole chain. On the
+// H100 (sort_pass_profile s18c, 6ba8e2a, stable u32, us plain / chained): 2^22 248.3 / 235.8,
+// 2^24 958.2 / 919.4, 2^26 3780 / 3743, 10^7 623.1 / 583.5: about 1.5 us a kernel boundary.
 //
 // Include only from GPU translation units (through sort.hpp).
 #pragma once
