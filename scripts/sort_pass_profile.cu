@@ -8,6 +8,7 @@
 //        -I include -I <build>/include scripts/sort_pass_profile.cu -o sort_pass_profile
 //   ./sort_pass_profile [log2 sizes...]        (default 22 24 26)
 //   ./sort_pass_profile ncu                    one run of each kernel at 2^24, for ncu
+//   ./sort_pass_profile s18 | s18c [sizes]     issue 18's stable-sort comparisons
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -132,6 +133,7 @@ void fill(paper_type& x, G& g, unsigned i) {
 static cudaStream_t stream;
 static bool ncu_mode = false;
 static bool s18 = false;
+static bool s18c = false;
 
 struct steps {
   std::vector<cudaEvent_t> ev;
@@ -307,6 +309,232 @@ void run_paper(const char* name, buffers<paper_type>& b) {
   });
 }
 
+// Issue 18, s18c: the stable merge sort's launches as merge_sort makes them, with one mark at the
+// end (a mark between kernels would break a chain), launched plainly or chained
+// (vendor::launch_chained: programmatic dependent launch), for merge policies that differ in
+// their stores only.
+template <int Lanes, class T, class Less>
+void partition_launch(bool chained, const T* in, unsigned n, const mp::pass_shape& pass,
+                      unsigned per_block, unsigned* splits, Less less) {
+  if constexpr (Lanes > 2) {
+    if (gk::merge_partition_lanes(pass.blocks) < Lanes) {
+      return partition_launch<Lanes / 4>(chained, in, n, pass, per_block, splits, less);
+    }
+  }
+  const unsigned blocks =
+      static_cast<unsigned>((static_cast<unsigned long long>(pass.blocks) * Lanes + 255) / 256);
+  if (chained) {
+    CK(hipamp::detail::gpu::vendor::launch_chained(gk::merge_partition_kernel<Lanes, T, Less>,
+                                                   blocks, 256, stream, in, n, pass, per_block,
+                                                   splits, less));
+  } else {
+    gk::merge_partition_kernel<Lanes, T, Less>
+        <<<blocks, 256, 0, stream>>>(in, n, pass, per_block, splits, less);
+    CK(cudaGetLastError());
+  }
+}
+// The library's merge_kernel with CUB's shortcuts (an experiment of s18c): every thread reads
+// the block's two splits from merge_partition_kernel's array (no shared copy, no barrier; the
+// passes of fewer blocks search in the block as the library does), a whole block (total ==
+// per_block) loads and stores unchecked, and a thread whose outputs all exist merges without
+// clamping its reads (they stay within the block's slots).
+template <class E, class Policy, class Less>
+__global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
+    lean_merge_kernel(const E* in, E* out, unsigned n, mp::pass_shape pass, const unsigned* splits,
+                      Less less) {
+  constexpr unsigned threads = Policy::threads;
+  constexpr int items = Policy::items;
+  constexpr unsigned per_block = Policy::per_block;
+  constexpr unsigned half = threads / 2;
+  constexpr int pad = gk::merge_pad_shift<Policy>;
+  __shared__ typename gk::merge_shared<E, Policy>::storage merge_storage;
+  __shared__ unsigned split_bounds[2][2];
+  __shared__ unsigned char split_flags[2][half];
+  const mp::block_span s = mp::span_of(n, pass, per_block, blockIdx.x);
+  const E* a = in + s.start;
+  const E* b = a + s.a_count;
+  const unsigned tid = threadIdx.x;
+  hipamp::detail::gpu::wait_for_prior_grid();
+  unsigned a_first, a_last;
+  if (splits != nullptr) {
+    const unsigned next = blockIdx.x + 1;
+    const bool same_pair = next < pass.blocks && next % pass.blocks_per_pair != 0;
+    a_first = splits[blockIdx.x];
+    a_last = same_pair ? splits[next] : s.a_count;
+  } else {
+    const unsigned which = tid < half ? 0u : 1u;
+    const unsigned j = tid - which * half;
+    const unsigned diag = which == 0 ? s.d_first : s.d_last;
+    if (j == 0) {
+      split_bounds[which][0] = diag > s.b_count ? diag - s.b_count : 0u;
+      split_bounds[which][1] = diag < s.a_count ? diag : s.a_count;
+    }
+    for (;;) {
+      __syncthreads();
+      if (split_bounds[0][0] >= split_bounds[0][1] && split_bounds[1][0] >= split_bounds[1][1])
+        break;
+      const unsigned lo = split_bounds[which][0];
+      const unsigned span = split_bounds[which][1] - lo;
+      const unsigned probes = span < half ? span : half;
+      bool before = false;
+      unsigned mid = 0;
+      if (j < probes) {
+        mid = span <= half ? lo + j
+                           : lo + static_cast<unsigned>(static_cast<unsigned long long>(span) *
+                                                        (j + 1) / (half + 1));
+        before = mp::before_path(a, b, diag, mid, less);
+      }
+      split_flags[which][j] = before;
+      __syncthreads();
+      if (j < probes) {
+        if (before && (j + 1 == probes || !split_flags[which][j + 1]))
+          split_bounds[which][0] = mid + 1;
+        if (!before && (j == 0 || split_flags[which][j - 1])) split_bounds[which][1] = mid;
+      }
+    }
+    a_first = split_bounds[0][0];
+    a_last = split_bounds[1][0];
+  }
+  const unsigned a_count = a_last - a_first;
+  const unsigned b_first = s.d_first - a_first;
+  const unsigned total = s.d_last - s.d_first;
+  E* keys = reinterpret_cast<E*>(merge_storage.bytes);
+  const bool whole_block = total == per_block;
+  {
+    E v[items];
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (whole_block || i < total)
+        v[r] = i < a_count ? a[a_first + i] : b[b_first + (i - a_count)];
+    }
+#pragma unroll
+    for (int r = 0; r < items; ++r) {
+      const unsigned i = tid + r * threads;
+      if (whole_block || i < total) keys[i] = v[r];
+    }
+  }
+  __syncthreads();
+  hipamp::detail::gpu::release_next_grid();
+  E x[items];
+  {
+    const unsigned first = tid * items < total ? tid * items : total;
+    const unsigned split =
+        mp::merge_path(keys, a_count, keys + a_count, total - a_count, first, less);
+    unsigned ai = split;
+    unsigned bi = a_count + (first - split);
+    const auto merge = [&](auto whole) {
+      constexpr bool unclamped = decltype(whole)::value;
+      const auto at = [&](unsigned i) { return keys[unclamped || i < per_block ? i : per_block]; };
+      E xa = at(ai);
+      E xb = at(bi);
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const bool take_a = bi >= total || (ai < a_count && !less(xb, xa));
+        x[k] = take_a ? xa : xb;
+        if (take_a) {
+          ++ai;
+          xa = at(ai);
+        } else {
+          ++bi;
+          xb = at(bi);
+        }
+      }
+    };
+    if (first + items <= total) {
+      merge(std::true_type{});
+    } else {
+      merge(std::false_type{});
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const unsigned i = tid * items + k;
+    if (whole_block || i < total) keys[gk::merge_slot<pad>(i)] = x[k];
+  }
+  __syncthreads();
+  E* o = out + s.start + s.d_first;
+#pragma unroll
+  for (int r = 0; r < items; ++r) {
+    const unsigned i = tid + r * threads;
+    if (whole_block || i < total) o[i] = keys[gk::merge_slot<pad>(i)];
+  }
+}
+
+template <class BlockPolicy, class Policy, bool Chained, bool Lean = false, class T, class Less>
+T* whole_sort(buffers<T>& b, Less less, steps& st) {
+  namespace vd = hipamp::detail::gpu::vendor;
+  const unsigned n = b.n;
+  const unsigned tile = BlockPolicy::per_block;
+  const int passes = mp::pass_count(n, tile);
+  T* from = passes % 2 == 1 ? b.scratch : b.data;
+  const auto block_kernel = gk::block_merge_sort_kernel<T, BlockPolicy, Less>;
+  const auto merge_kernel =
+      Lean ? lean_merge_kernel<T, Policy, Less> : gk::merge_kernel<T, Policy, Less>;
+  if (Chained) {
+    CK(vd::launch_chained(block_kernel, (n + tile - 1) / tile, BlockPolicy::threads, stream, b.data,
+                          from, n, less));
+  } else {
+    block_kernel<<<(n + tile - 1) / tile, BlockPolicy::threads, 0, stream>>>(b.data, from, n, less);
+    CK(cudaGetLastError());
+  }
+  T* to = from == b.data ? b.scratch : b.data;
+  for (unsigned long long width = tile; width < n; width *= 2) {
+    const mp::pass_shape pass = mp::shape_pass(n, static_cast<unsigned>(width), Policy::per_block);
+    const bool partition = pass.blocks >= gk::merge_partition_min_blocks;
+    if (partition) partition_launch<32>(Chained, from, n, pass, Policy::per_block, b.splits, less);
+    const unsigned* splits = partition ? b.splits : nullptr;
+    if (Chained) {
+      CK(vd::launch_chained(merge_kernel, pass.blocks, Policy::threads, stream,
+                            static_cast<const T*>(from), to, n, pass, splits, less));
+    } else {
+      merge_kernel<<<pass.blocks, Policy::threads, 0, stream>>>(from, to, n, pass, splits, less);
+      CK(cudaGetLastError());
+    }
+    std::swap(from, to);
+  }
+  st.mark("sort");
+  return from;
+}
+// The unstable sort's launches (the library's 2^15 bitonic tiles, launched plainly, then chained
+// merge passes of Policy), one mark at the end.
+template <class Policy, class T, class Less>
+T* bitonic_chained(buffers<T>& b, Less less, steps& st) {
+  namespace vd = hipamp::detail::gpu::vendor;
+  const unsigned n = b.n;
+  using shape = gk::large_merge_tile_shape<T>;
+  const unsigned tile = 1u << gk::launch_shape<T, shape>::tile.log2_tile;
+  const int passes = mp::pass_count(n, tile);
+  T* from = passes % 2 == 1 ? b.scratch : b.data;
+  gk::bitonic_tiles<T, shape>(b.data, from, n, less, stream);
+  T* to = from == b.data ? b.scratch : b.data;
+  for (unsigned long long width = tile; width < n; width *= 2) {
+    const mp::pass_shape pass = mp::shape_pass(n, static_cast<unsigned>(width), Policy::per_block);
+    const bool partition = pass.blocks >= gk::merge_partition_min_blocks;
+    if (partition) partition_launch<32>(true, from, n, pass, Policy::per_block, b.splits, less);
+    CK(vd::launch_chained(gk::merge_kernel<T, Policy, Less>, pass.blocks, Policy::threads, stream,
+                          static_cast<const T*>(from), to, n, pass,
+                          static_cast<const unsigned*>(partition ? b.splits : nullptr), less));
+    std::swap(from, to);
+  }
+  st.mark("sort");
+  return from;
+}
+template <class Policy>
+void run_bitonic_chained(const char* name, buffers<std::uint32_t>& b) {
+  profile(name, b, less_u32{}, false, [](buffers<std::uint32_t>& bb, steps& st) {
+    return bitonic_chained<Policy>(bb, less_u32{}, st);
+  });
+}
+
+template <class BlockPolicy, class Policy, bool Chained, bool Lean = false>
+void run_whole(const char* name, buffers<std::uint32_t>& b) {
+  profile(name, b, by_high_u32{}, true, [](buffers<std::uint32_t>& bb, steps& st) {
+    return whole_sort<BlockPolicy, Policy, Chained, Lean>(bb, by_high_u32{}, st);
+  });
+}
+
 template <class T, class Less>
 void cub_sort(const char* name, buffers<T>& b, Less less, bool stable) {
   std::size_t bytes = 0;
@@ -349,6 +577,8 @@ int main(int argc, char** argv) {
       ncu_mode = true;
     } else if (std::strcmp(argv[i], "s18") == 0) {
       s18 = true;
+    } else if (std::strcmp(argv[i], "s18c") == 0) {
+      s18c = true;
     } else {
       sizes.push_back(std::atoi(argv[i]));
     }
@@ -356,6 +586,41 @@ int main(int argc, char** argv) {
   if (sizes.empty()) sizes = ncu_mode ? std::vector<int>{24} : std::vector<int>{22, 24, 26};
   CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   using u32 = std::uint32_t;
+  // Issue 18, s18c: chained launches beside plain ones, beside CUB (which chains its launches
+  // since CCCL 2.8) and the library's sorts; a leaner merge kernel (lean_merge_kernel) and the
+  // merge policy's blocks per multiprocessor, chained.
+  if (s18c) {
+    using m17 = gk::merge_policy<256, 17, 5>;
+    for (int p : sizes) {
+      buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
+      cub_sort("cub stable merge sort", b, by_high_u32{}, true);
+      profile("library stable merge_sort (this tree)", b, by_high_u32{}, true,
+              [](buffers<u32>& bb, steps& st) {
+                gk::merge_sort<u32, true>(bb.data, bb.scratch, bb.splits, bb.n, by_high_u32{},
+                                          stream);
+                st.mark("sort");
+                return bb.data;
+              });
+      using m6 = gk::merge_policy<256, 17, 6>;
+      run_whole<m17, m17, false>("stable 256x17 plain (96e6dae)", b);
+      run_whole<m17, m17, true>("stable 256x17 chained (4f0c1c4)", b);
+      run_whole<m17, m6, true>("stable 256x17 chained, merge min6", b);
+      run_whole<m17, m6, true, true>("stable 256x17 chained, lean merge min6", b);
+      run_whole<m17, gk::merge_policy<256, 17, 8>, true>("stable 256x17 chained, merge min8", b);
+      run_whole<m6, m6, true>("stable 256x17 chained, block min6, merge min6", b);
+      cub_sort("cub merge sort", b, less_u32{}, false);
+      profile(
+          "library merge_sort (this tree)", b, less_u32{}, false, [](buffers<u32>& bb, steps& st) {
+            gk::merge_sort<u32, false>(bb.data, bb.scratch, bb.splits, bb.n, less_u32{}, stream);
+            st.mark("sort");
+            return bb.data;
+          });
+      run_bitonic_chained<m17>("b15 + merge min5 chained (library's)", b);
+      run_bitonic_chained<gk::merge_policy<256, 17, 6>>("b15 + merge min6 chained", b);
+    }
+    CK(cudaStreamDestroy(stream));
+    return 0;
+  }
   using base_tile = gk::default_tile_shape<u32>;
   using m16 = gk::merge_policy<256, 16>;
   using b13 = base_tile;

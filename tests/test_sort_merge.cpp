@@ -132,6 +132,59 @@ TEST_CASE("stable_sort: duplicate keys keep their order in large sorts", "[sort]
   }
 }
 
+namespace {
+// Keys a kernel can compute from a position, 1000 distinct by by_high_bits (ties everywhere).
+HIPAMP_HOST_DEVICE std::uint32_t hashed_key(std::uint32_t i) {
+  std::uint32_t x = i * 2654435761u + 0x9e3779b9u;
+  x ^= x >> 15;
+  x *= 0x2c1b3c6du;
+  x ^= x >> 12;
+  return (x % 1000u) << 8 | (i & 0xffu);
+}
+}  // namespace
+
+TEST_CASE(
+    "stable_sort between kernels on one queue: it sees the first's writes, the second its "
+    "result",
+    "[sort][merge]") {
+  // A GPU's merge sort launches its kernels chained (programmatic dependent launch on sm_90):
+  // each may start before the one ahead of it ends and waits for it in the kernel. Here the
+  // chain starts right after a kernel that writes the keys and ends right before one that
+  // reads the sorted keys, on the same queue, with no copy between them; twice in a row. The
+  // sizes take the merge blocks' own split search (2^20 + 3) and merge_partition_kernel
+  // (2^22 + 5). The CPU devices sort by other code.
+  FOR_EACH_ACCELERATOR(acc) {
+    if (acc.is_cpu()) continue;
+    const hx::accelerator_view view = acc.get_default_view();
+    for (const std::size_t n : {(std::size_t(1) << 20) + 3, (std::size_t(1) << 22) + 5}) {
+      INFO("n = " << n);
+      std::vector<std::uint32_t> expected(n);
+      for (std::size_t i = 0; i < n; ++i) expected[i] = hashed_key(static_cast<std::uint32_t>(i));
+      std::stable_sort(expected.begin(), expected.end(), by_high_bits{});
+      std::vector<std::uint32_t> data(n), copy(n);
+      const hx::array_view<std::uint32_t, 1> keys(static_cast<int>(n), data);
+      const hx::array_view<std::uint32_t, 1> out(static_cast<int>(n), copy);
+      for (int round = 0; round < 2; ++round) {
+        INFO("round " << round);
+        keys.discard_data();
+        out.discard_data();
+        hx::parallel_for_each(view, keys.extent, [=] HIPAMP_RESTRICT(hx::index<1> i) {
+          keys[i] = hashed_key(static_cast<std::uint32_t>(i[0]));
+        });
+        hx::stable_sort(view, keys, by_high_bits{});
+        hx::parallel_for_each(view, out.extent,
+                              [=] HIPAMP_RESTRICT(hx::index<1> i) { out[i] = keys[i] ^ 0x5au; });
+        out.synchronize();
+        keys.synchronize();
+        CHECK(data == expected);
+        bool copied = true;
+        for (std::size_t i = 0; i < n; ++i) copied &= copy[i] == (expected[i] ^ 0x5au);
+        CHECK(copied);
+      }
+    }
+  }
+}
+
 TEST_CASE("sort and stable_sort: the paper's type by y, ascending and descending",
           "[sort][merge]") {
   FOR_EACH_ACCELERATOR(acc) {

@@ -141,6 +141,31 @@ void launch(dim3 grid, dim3 block, std::size_t, cudaStream_t, Kernel kernel, A&&
 }
 }  // namespace emu
 
+// Chained launches (vendor::launch_chained, programmatic dependent launch) run as plain ones:
+// the emulator runs a grid to its end before the call returns.
+enum cudaLaunchAttributeID { cudaLaunchAttributeProgrammaticStreamSerialization = 5 };
+union cudaLaunchAttributeValue {
+  int programmaticStreamSerializationAllowed;
+};
+struct cudaLaunchAttribute {
+  cudaLaunchAttributeID id;
+  cudaLaunchAttributeValue val;
+};
+struct cudaLaunchConfig_t {
+  dim3 gridDim, blockDim;
+  std::size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute* attrs;
+  unsigned numAttrs;
+};
+template <class... P, class... A>
+cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(P...),
+                               A&&... args) {
+  emu::launch(config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream, kernel,
+              std::forward<A>(args)...);
+  return cudaSuccess;
+}
+
 // A block's opt-in shared memory is the emulator's dynamic shared array (run.sh: 256 KiB), so
 // that the sort's large tiles run here too; every other attribute reads as the multiprocessors.
 inline cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr attribute, int) {

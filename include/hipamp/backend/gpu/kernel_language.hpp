@@ -37,6 +37,9 @@ using vendor::warp_size_max;
 inline const char* error_string(error_t e) noexcept { return vendor::error_string(e); }
 inline error_t last_error() noexcept { return vendor::last_error(); }
 inline error_t gpu_get_device(int* device) noexcept { return vendor::get_device(device); }
+// Chained launches (vendor::launch_chained) and their kernels' side of the chain.
+using vendor::release_next_grid;
+using vendor::wait_for_prior_grid;
 // Lets `kernel` launch with up to `bytes` of dynamic shared memory (above the default 48 KiB).
 template <class Kernel>
 error_t gpu_allow_dynamic_shared(Kernel* kernel, int bytes) noexcept {

@@ -385,10 +385,10 @@ void launch_merge_partition(const T* in, unsigned n, const merge::pass_shape& pa
   }
   constexpr int partition_threads = 256;
   const unsigned long long lanes = static_cast<unsigned long long>(pass.blocks) * Lanes;
-  merge_partition_kernel<Lanes, T, Less>
-      <<<blocks_for(lanes, partition_threads), partition_threads, 0, stream>>>(
-          in, n, pass, per_block, splits, less);
-  HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: merge partition kernel");
+  check(vendor::launch_chained(merge_partition_kernel<Lanes, T, Less>,
+                               blocks_for(lanes, partition_threads), partition_threads, stream, in,
+                               n, pass, per_block, splits, less),
+        "hipamp::sort: merge partition kernel");
 }
 
 // Sorts tiles of 2^log2_tile by the bitonic tile kernel of Shape, `data` to `to`.
@@ -407,7 +407,9 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
                 stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks,
                 unsigned large_tile_min = 0) {
   if (n < 2) return;
-  using policy = default_merge_policy<T>;
+  using policy = std::conditional_t<Stable, stable_merge_policy<T>, default_merge_policy<T>>;
+  static_assert(policy::per_block == default_merge_policy<T>::per_block,
+                "hipamp: merge_split_count sizes the splits by the default merge blocks");
   constexpr bool merged_tiles = Stable || Tiles == block_sort::merge;
   using large_shape = large_merge_tile_shape<T>;
   constexpr bool has_large = !merged_tiles && !std::is_same_v<large_shape, default_tile_shape<T>>;
@@ -427,9 +429,11 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
   T* from = passes % 2 == 1 ? scratch : data;
   if constexpr (merged_tiles) {
     using block_policy = default_block_merge_policy<T>;
-    block_merge_sort_kernel<T, block_policy, Less>
-        <<<(n + tile - 1) / tile, block_policy::threads, 0, stream>>>(data, from, n, less);
-    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: block merge sort kernel");
+    // Chained to whatever ran before (it waits for it): the merge passes' chain starts here.
+    check(vendor::launch_chained(block_merge_sort_kernel<T, block_policy, Less>,
+                                 (n + tile - 1) / tile, block_policy::threads, stream,
+                                 static_cast<const T*>(data), from, n, less),
+          "hipamp::sort: block merge sort kernel");
   } else {
     if constexpr (has_large) {
       if (large) bitonic_tiles<T, large_shape>(data, from, n, less, stream);
@@ -444,9 +448,10 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
     if (partition) {
       launch_merge_partition<32>(from, n, pass, policy::per_block, splits, less, stream);
     }
-    merge_kernel<T, policy, Less><<<pass.blocks, policy::threads, 0, stream>>>(
-        from, to, n, pass, partition ? splits : nullptr, less);
-    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: merge kernel");
+    check(vendor::launch_chained(merge_kernel<T, policy, Less>, pass.blocks, policy::threads,
+                                 stream, static_cast<const T*>(from), to, n, pass,
+                                 static_cast<const unsigned*>(partition ? splits : nullptr), less),
+          "hipamp::sort: merge kernel");
     std::swap(from, to);
   }
 }

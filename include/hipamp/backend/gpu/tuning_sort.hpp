@@ -73,12 +73,29 @@ constexpr int merge_items_for_bytes(std::size_t bytes) {
 // lanes, us for the whole sort with 4 / 5 / 6 / 8 blocks per multiprocessor): 2^22 205.0 / 197.8
 // / 202.2 / 242.1 (at 8, 32 registers, it spills); 10^7 564.9 / 544.8 / 578.4 / 720.5; 2^24
 // 820.4 / 787.9 / 822.8 / 1071.3; 2^26 3455 / 3305 / 3342 / 4396. The stable sort's block merge
-// sort shares the policy, and its time did not move (2^24: 284.7 us at 4, 283.0 at 5).
+// sort shares the policy, and its time did not move (2^24: 284.7 us at 4, 283.0 at 5; at 6 with
+// chained launches, 6ba8e2a: 900.9 us for the whole stable sort against 901.4 at 5). The stable
+// sort's merges take 6 (stable_merge_policy, below).
 // Larger elements keep the compiler's choice (unmeasured).
 template <class E>
 struct default_merge_policy
     : merge_policy<(sizeof(E) <= 16 ? 256 : 64), merge_items_for_bytes(sizeof(E)),
                    (sizeof(E) <= 4 ? 5 : 0)> {};
+
+// The stable sort's merge passes: 6 blocks per multiprocessor (40 registers) for elements of 4
+// bytes or less, now that the passes are launched chained (merge_sort.hpp). Measured on the H100
+// (scripts/sort_pass_profile.cu s18c at 4f0c1c4, stable u32, 256 x 17 tiles of 5 blocks, chained
+// 256 x 17 merges, us for the whole sort with 4 / 5 / 6 blocks per multiprocessor): 2^20 86.5 /
+// 84.1 / 84.2; 2^22 249.2 / 235.7 / 235.5; 2^23 501.0 / 467.1 / 456.3; 10^7 624.2 / 584.2 /
+// 573.2; 2^24 981.2 / 919.9 / 900.3; 2^25 1990 / 1870 / 1835; 2^26 4002 / 3745 / 3670 (again
+// at 6ba8e2a: 6 gave 2^24 901.4, 2^26 3674.8; 8, at 32 registers, 911.5 / 3701.3 and 96.1
+// against 84.8 at 2^20). The unstable sort keeps default_merge_policy: at 6ba8e2a its merges
+// at 5 / 6 took 2^20 95.1 / 94.1, 2^22 178.3 / 179.1, 2^24 750.4 / 741.2, 2^26 3134 / 3105
+// (a candidate, not switched without its bench_sort run).
+template <class E>
+struct stable_merge_policy
+    : std::conditional_t<sizeof(E) <= 4, merge_policy<256, merge_items_for_bytes(sizeof(E)), 6>,
+                         default_merge_policy<E>> {};
 
 // The block merge sort's tiles (stable sorts, and elements above 8 bytes): the merge policy's
 // shape, but 11 items for 12-byte elements, a tile of 2816 instead of 2304, which saves a merge

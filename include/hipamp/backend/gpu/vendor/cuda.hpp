@@ -158,6 +158,24 @@ inline error_t launch_kernel(const void* entry, unsigned blocks, unsigned thread
   return cudaLaunchKernel(entry, dim3(blocks), dim3(threads), params, shared_bytes, s);
 }
 
+// A launch chained to the kernel ahead of it in the stream (programmatic dependent launch,
+// sm_90 on): its blocks may be placed once every block ahead has called release_next_grid() or
+// ended, while the last of them still run, instead of after that kernel's end and memory flush.
+// The kernel must call wait_for_prior_grid() before touching memory that earlier work writes or
+// reads, and so must every kernel it is chained to in turn (a kernel that waits ends after the
+// one it waited for, which is what makes the chain ordered). Older devices launch it plainly.
+template <class... Params, class... Args>
+error_t launch_chained(void (*kernel)(Params...), unsigned blocks, unsigned threads, stream_t s,
+                       const Args&... args) noexcept {
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  // Grid, block, dynamic shared bytes, stream, attributes (by position: the kernel emulator
+  // spells gridDim and blockDim as macros).
+  const cudaLaunchConfig_t config{dim3(blocks), dim3(threads), 0, s, attribute, 1};
+  return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
 // ---- copies ---------------------------------------------------------------------------------
 
 inline error_t copy_to_device_async(void* dst, const void* src, std::size_t bytes,
@@ -202,6 +220,20 @@ __device__ __forceinline__ int lowest_lane(lane_mask_t mask) {
   return __ffs(static_cast<int>(mask)) - 1;
 }
 __device__ __forceinline__ void sync_warp() { __syncwarp(); }
+// The device side of launch_chained: waits until the kernel this one is chained to has ended
+// and its writes are visible (no-op for a plain launch or before sm_90) ...
+__device__ __forceinline__ void wait_for_prior_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+// ... and lets the kernel chained after this one place its blocks once every block of this one
+// has called it (or ended); they then wait in wait_for_prior_grid() for this kernel's end.
+__device__ __forceinline__ void release_next_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+#endif
+}
 // A pause of about Ns nanoseconds inside a spin loop (sm_70 and later; none before).
 template <int Ns>
 __device__ __forceinline__ void pause_ns() {

@@ -151,6 +151,15 @@ inline error_t launch_kernel(const void* entry, unsigned blocks, unsigned thread
   return hipLaunchKernel(entry, dim3(blocks), dim3(threads), params, shared_bytes, s);
 }
 
+// A launch chained to the kernel ahead of it (cuda.hpp): HIP has no programmatic dependent
+// launch, so a plain one, which the chain's waits and releases (no-ops here) allow.
+template <class... Params, class... Args>
+error_t launch_chained(void (*kernel)(Params...), unsigned blocks, unsigned threads, stream_t s,
+                       const Args&... args) noexcept {
+  kernel<<<blocks, threads, 0, s>>>(args...);
+  return hipPeekAtLastError();
+}
+
 // ---- copies ---------------------------------------------------------------------------------
 
 inline error_t copy_to_device_async(void* dst, const void* src, std::size_t bytes,
@@ -195,6 +204,9 @@ __device__ __forceinline__ int lowest_lane(lane_mask_t mask) {
   return __ffsll(static_cast<unsigned long long>(mask)) - 1;
 }
 // A wavefront runs in lock step; the compiler must still not move shared accesses across.
+// launch_chained's device side (cuda.hpp): nothing to wait for or release on HIP.
+__device__ __forceinline__ void wait_for_prior_grid() {}
+__device__ __forceinline__ void release_next_grid() {}
 __device__ __forceinline__ void sync_warp() {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
   __builtin_amdgcn_wave_barrier();
