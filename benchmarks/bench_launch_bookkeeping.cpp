@@ -234,8 +234,8 @@ void run_nvcc_site(benchmark::State& state) {
   hx::array_view<float, 1> va(elements, a), vb(elements, b), vc(elements, c), vd(elements, d);
   using view = hx::array_view<float, 1>;
   auto make_one = [&] {
-    return nv_hdl_create_wrapper_t<nv_tag<1>, view>::create(
-        [=](hx::index<1> i) { va[i] = 1.0f; }, va);
+    return nv_hdl_create_wrapper_t<nv_tag<1>, view>::create([=](hx::index<1> i) { va[i] = 1.0f; },
+                                                            va);
   };
   auto make_four = [&] {
     return nv_hdl_create_wrapper_t<nv_tag<4>, view, view, view, view>::create(
