@@ -7,6 +7,7 @@ launch_scope::launch_scope(queue_impl& queue) : queue_(queue), previous_(open_la
 
 launch_scope::~launch_scope() {
   if (open_) open_launch_scope = previous_;
+  settle_notes();  // nothing left when close() ran
   if (marker_ && !ended_) {
     // The launch failed after binding: its views already name the marker, which must still
     // come to stand for a point after any work the launch did queue.
@@ -75,6 +76,27 @@ void* launch_scope::bind(data_source* source, const view_place& place, bool writ
     const footprint fp = place.where();
     base = source->acquire_for_kernel(queue_, fp, span, write, marker_);
   }
+  record(source, base, span, write, kept);
+  return base;
+}
+
+void* launch_scope::bind_span(data_source* source, const footprint::byte_span& span, bool write,
+                              bool kept) {
+  if (!marker_asked_) {
+    marker_ = queue_.begin_launch();
+    marker_asked_ = true;
+  }
+  // With a marker, the ticket notes it by address and the counts wait for close().
+  void* base = marker_
+                   ? source->acquire_for_kernel_ticketed(
+                         queue_, span, write, static_cast<const counted_marker&>(*marker_), notes_)
+                   : source->acquire_for_kernel_ticketed(queue_, span, write, marker_);
+  if (base != nullptr) record(source, base, span, write, kept);
+  return base;
+}
+
+void launch_scope::record(data_source* source, void* base, const footprint::byte_span& span,
+                          bool write, bool kept) {
   // A strided footprint is recorded with an empty range: nothing is ever reused from it.
   const binding made{source, base, span.dense ? span.begin : 0, span.dense ? span.end : 0,
                      write,  !kept};
@@ -88,12 +110,12 @@ void* launch_scope::bind(data_source* source, const view_place& place, bool writ
   // the launch keeps every source alive until it completes, through its own reference or the
   // one of the held view the binding's view was copied from (hold).
   if (!kept) source->retain();
-  return base;
 }
 
 void launch_scope::close() noexcept {
   if (open_) open_launch_scope = previous_;
   open_ = false;
+  settle_notes();
 }
 
 void launch_scope::complete(const event_ptr& done) {
