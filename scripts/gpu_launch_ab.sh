@@ -17,6 +17,7 @@ OUT="${OUT:-$PWD/gpu_launch_ab_out}"
 BUILD_ROOT="${BUILD_ROOT:-/tmp/hipamp-launch-ab}"
 DEADLINE="${DEADLINE:-440}"
 ROUNDS="${ROUNDS:-5}"
+TESTS="${TESTS:-1}"  # 0: the benchmarks only
 export PATH="/usr/local/cuda/bin:$PATH"
 mkdir -p "$OUT" "$BUILD_ROOT"
 start=$SECONDS
@@ -41,18 +42,19 @@ BASE_SRC="$(cd "${BASE_SRC:?BASE_SRC names the base tree}" && pwd)"
 base_pid=$!
 new="$BUILD_ROOT/new"
 (configure "$new" "$SRC" ON &&
-  timeout "$(left)" cmake --build "$new" -j "$(nproc)" --target bench_gpu_runtime hipamp_tests) \
+  timeout "$(left)" cmake --build "$new" -j "$(nproc)" --target bench_gpu_runtime \
+    $([ "$TESTS" = 0 ] || echo hipamp_tests)) \
   >"$OUT/build_new.log" 2>&1
 echo "== new tree built, rc=$? at $((SECONDS - start)) s"
 wait $base_pid
 echo "== base tree built, rc=$? at $((SECONDS - start)) s"
-tail -2 "$OUT/build_base.log" "$OUT/build_new.log"
+tail -n 2 "$OUT/build_base.log" "$OUT/build_new.log"
 BASE_SRC="$BASE_SRC" BENCHES="bench_gpu_runtime:launch" BUILD_ROOT="$BUILD_ROOT" OUT="$OUT" \
   ROUNDS="$ROUNDS" BENCH_ARGS="--benchmark_repetitions=1" RUN_LIMIT=60 \
   timeout "$(left)" bash "$SRC/scripts/bench_ab.sh" run
 echo "== benchmarks done at $((SECONDS - start)) s"
 tests="$new/tests/hipamp_tests"
-if [ -x "$tests" ]; then
+if [ "$TESTS" != 0 ] && [ -x "$tests" ]; then
   timeout "$(left)" "$tests" >"$OUT/tests.log" 2>&1
   echo "== tests rc=$? at $((SECONDS - start)) s"
   tail -4 "$OUT/tests.log"
