@@ -519,6 +519,15 @@ void data_source::install_ticket_locked(queue_impl& queue, replica& target, cons
 
 void* data_source::acquire_with_ticket(queue_impl& queue, std::size_t begin, std::size_t end,
                                        bool write, const event_ptr& marker) {
+  if (!marker) {
+    // Nothing to note (complete_kernel notes the launch's event later): only the check.
+    std::lock_guard<ticket_lock> lock(ticket_lock_);
+    if (ticket_queue_.load(std::memory_order_relaxed) != queue.serial() || begin < ticket_.begin ||
+        end > ticket_.end || (write && !ticket_.writable)) {
+      return nullptr;
+    }
+    return ticket_.base;
+  }
   retired_notes retired;  // declared first: dealt with after the spinlock is released
   void* base = nullptr;
   {
@@ -683,9 +692,10 @@ void data_source::complete_kernel(queue_impl& queue, bool write, const event_ptr
         noted = true;
       }
     }
-    for (const counted_marker* m : retired.notes) {
-      if (m != nullptr) m->drop_notes(1);
-    }
+    // Counted notes are there only if this queue also hands out markers (never both kinds in
+    // practice): one test each.
+    if (retired.notes[0] != nullptr) retired.notes[0]->drop_notes(1);
+    if (retired.notes[1] != nullptr) retired.notes[1]->drop_notes(1);
     if (noted) return;
   }
   if (queue.device().aliases_host_memory()) return;

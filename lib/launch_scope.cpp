@@ -49,22 +49,33 @@ footprint launch_scope::view_place::where() const {
   return fp;
 }
 
-void* launch_scope::bind(data_source* source, const view_place& place, bool write, bool kept) {
-  // nvcc copies an extended __host__ __device__ lambda twice per copy of the kernel object
-  // (its captures for the device, and a heap copy of the lambda for host calls), so on a GPU
-  // every captured view binds twice; kernels may also capture one view twice. A footprint
-  // inside a contiguous range this launch already bound, for a use that bind already covered
-  // (a read after a read or write, a write after a write), needs nothing more: its bytes are
-  // valid on the target, the queue is ordered after their users, the launch's marker or event
-  // is noted as their last use, and the scope (or the view it was copied from) holds the
-  // source. Only contiguous ranges are reused: a strided bind made only its own runs valid,
-  // not the gaps between them.
-  const footprint::byte_span& span = place.span;
-  if (span.dense && binding_count_ != 0) {
-    if (const binding* done = find_covering(source, span.begin, span.end, write)) {
-      return done->base;
-    }
+// Inline into both binds: out of line it cost a call and a frame per captured view.
+HIPAMP_ALWAYS_INLINE inline void launch_scope::record(data_source* source, void* base,
+                                                      const footprint::byte_span& span, bool write,
+                                                      bool kept) {
+  // A strided footprint is recorded with an empty range: nothing is ever reused from it.
+  const binding made{source, base, span.dense ? span.begin : 0, span.dense ? span.end : 0,
+                     write,  !kept};
+  if (binding_count_ < inline_bindings) {
+    first_bindings_[binding_count_] = made;
+  } else {
+    more_bindings_.push_back(made);
   }
+  ++binding_count_;
+  // Only once recorded (the push may throw), since the destructor releases what it recorded:
+  // the launch keeps every source alive until it completes, through its own reference or the
+  // one of the held view the binding's view was copied from (hold).
+  if (!kept) source->retain();
+}
+
+void* launch_scope::bind(data_source* source, const view_place& place, bool write, bool kept) {
+  if (void* base = reuse(source, place.span, write)) return base;
+  return bind_place(source, place, write, kept);
+}
+
+void* launch_scope::bind_place(data_source* source, const view_place& place, bool write,
+                               bool kept) {
+  const footprint::byte_span& span = place.span;
   if (!marker_asked_) {
     marker_ = queue_.begin_launch();
     marker_asked_ = true;
@@ -93,23 +104,6 @@ void* launch_scope::bind_span(data_source* source, const footprint::byte_span& s
                    : source->acquire_for_kernel_ticketed(queue_, span, write, marker_);
   if (base != nullptr) record(source, base, span, write, kept);
   return base;
-}
-
-void launch_scope::record(data_source* source, void* base, const footprint::byte_span& span,
-                          bool write, bool kept) {
-  // A strided footprint is recorded with an empty range: nothing is ever reused from it.
-  const binding made{source, base, span.dense ? span.begin : 0, span.dense ? span.end : 0,
-                     write,  !kept};
-  if (binding_count_ < inline_bindings) {
-    first_bindings_[binding_count_] = made;
-  } else {
-    more_bindings_.push_back(made);
-  }
-  ++binding_count_;
-  // Only once recorded (the push may throw), since the destructor releases what it recorded:
-  // the launch keeps every source alive until it completes, through its own reference or the
-  // one of the held view the binding's view was copied from (hold).
-  if (!kept) source->retain();
 }
 
 void launch_scope::close() noexcept {

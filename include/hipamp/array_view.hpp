@@ -556,7 +556,9 @@ class array_view {
       void* base = scope->reuse(src_.get(), span, !read_only);
       if (base == nullptr) {
         const bool kept = from_owns && scope->holds(from, from_bytes);
-        base = scope->bind_span(src_.get(), span, !read_only, kept);
+        if (src_->ticketed_for(scope->queue())) {
+          base = scope->bind_span(src_.get(), span, !read_only, kept);
+        }
         if (base == nullptr) {
           detail::launch_scope::view_place place;
           place.element_size = sizeof(T);
@@ -565,7 +567,7 @@ class array_view {
           place.extent = ext;
           place.stride = str;
           place.span = span;
-          base = scope->bind(src_.get(), place, !read_only, kept);
+          base = scope->bind_place(src_.get(), place, !read_only, kept);
         }
       }
       data_ = reinterpret_cast<T*>(static_cast<char*>(base)) + offset_;

@@ -233,6 +233,12 @@ class data_source {
     if (ticket_queue_.load(std::memory_order_relaxed) != queue.serial()) return nullptr;
     return acquire_with_ticket(queue, span.begin, span.end, write, marker);
   }
+  // Whether the source holds a kernel ticket for `queue` now (a hint: the ticket may go at any
+  // moment, which the fast path then finds). One load; never true on the devices over host
+  // memory.
+  bool ticketed_for(const queue_impl& queue) const noexcept {
+    return ticket_queue_.load(std::memory_order_relaxed) == queue.serial();
+  }
   // The same for a launch scope with a launch marker: the ticket notes `marker` by address and
   // the notes' counts go to `notes`, which the scope settles once for the launch.
   void* acquire_for_kernel_ticketed(queue_impl& queue, const footprint::byte_span& span, bool write,

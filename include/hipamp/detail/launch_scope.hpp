@@ -93,10 +93,22 @@ class launch_scope {
   // heap copy of the lambda, and the generic bind cost about 300 instructions a copy):
   //
   //   reuse: inline, the base address of a binding of this launch that already covers the
-  //     view's bytes for this use (see bind), or null. No call, no place built.
-  //   bind_span: the kernel ticket's fast path with only the span; records the binding and
-  //     returns the base, or returns null having recorded nothing (the slow path must run).
-  //   bind: the slow path, given the whole place.
+  //     view's bytes for this use, or null. No call, no place built.
+  //   bind_span, only where the source holds a kernel ticket for this queue (one inline load;
+  //     never on the devices over host memory): the ticket's fast path with only the span;
+  //     records the binding and returns the base, or returns null having recorded nothing.
+  //   bind_place: the rest of bind (the ticket, else the directory's slow path), given the
+  //     whole place.
+  //
+  // Why reuse: nvcc copies an extended __host__ __device__ lambda twice per copy of the kernel
+  // object (its captures for the device, and a heap copy of the lambda for host calls), so on
+  // a GPU every captured view binds twice; kernels may also capture one view twice. A
+  // footprint inside a contiguous range this launch already bound, for a use that bind already
+  // covered (a read after a read or write, a write after a write), needs nothing more: its
+  // bytes are valid on the target, the queue is ordered after their users, the launch's marker
+  // or event is noted as their last use, and the scope (or the view it was copied from) holds
+  // the source. Only contiguous ranges are reused: a strided bind made only its own runs
+  // valid, not the gaps between them.
   void* reuse(const data_source* source, const footprint::byte_span& span,
               bool write) const noexcept {
     if (!span.dense) return nullptr;
@@ -114,6 +126,7 @@ class launch_scope {
     return done != nullptr ? done->base : nullptr;
   }
   void* bind_span(data_source* source, const footprint::byte_span& span, bool write, bool kept);
+  void* bind_place(data_source* source, const view_place& place, bool write, bool kept);
 
   // The objects bind_and_run copies (its arguments: the kernel object, views, array handles)
   // live in the caller until the scope has completed and been destroyed, and nothing changes
