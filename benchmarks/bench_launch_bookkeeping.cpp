@@ -11,6 +11,9 @@
 //                    the CPU devices' protocol (complete_kernel per view).
 //   marker_queue_nvcc/V: marker_queue with the kernel object nvcc makes of an extended
 //                    __host__ __device__ lambda, which copies each captured view twice.
+//   nvcc_call_site/V: a GPU launch's whole host side: nvcc's wrapper built at the call site on
+//                    every launch (five copies of each view, each owning a reference), then
+//                    marker_queue_nvcc's steps. The case to read for the H100's per-view cost.
 //   emulated_pfe/V:  a real parallel_for_each of one element on the emulated discrete device
 //                    (its CPU executor included), V views.
 //   cpu_pfe/V:       the same on the CPU device (views over host memory, no kernel ticket).
@@ -166,6 +169,99 @@ class nvcc_style_kernel {
   std::unique_ptr<Lambda> host_copy_;
 };
 
+// nvcc's whole call site, as cudafe++ writes `parallel_for_each(av, e, [=] __host__ __device__
+// (...) {...})` (CUDA 13, read off a .cudafe1.cpp): the lambda is built, then handed with each
+// capture *by value* to __nv_hdl_create_wrapper, which passes them by value again to the
+// wrapper's constructor, which copies them into its fields and moves the lambda into a heap
+// copy; the copier and deleter are reached through function pointers. Every one of those copies
+// is made outside any launch scope, on every launch, so each owns a reference: this is the part
+// of a GPU launch's per-view cost that the marker_queue_nvcc case (one wrapper made before the
+// loop) does not see.
+template <class Tag>
+struct nv_hdl_helper {
+  static void* (*copier)(void*);
+  static void (*deleter)(void*);
+};
+template <class Tag>
+void* (*nv_hdl_helper<Tag>::copier)(void*) = nullptr;
+template <class Tag>
+void (*nv_hdl_helper<Tag>::deleter)(void*) = nullptr;
+
+template <class Tag, class... Fields>
+struct nv_hdl_wrapper {
+  std::tuple<Fields...> fields;  // f1, f2, ...: what the device receives
+  void* data;                    // the heap copy of the lambda, for host calls
+
+  template <class Lambda>
+  struct manager {
+    static void* do_copy(void* buf) { return new Lambda(*static_cast<Lambda*>(buf)); }
+    static void do_delete(void* buf) { delete static_cast<Lambda*>(buf); }
+  };
+  template <class Lambda>
+  nv_hdl_wrapper(Tag, Lambda&& lam, Fields... in)
+      : fields(in...), data(new Lambda(std::move(lam))) {
+    nv_hdl_helper<Tag>::copier = &manager<Lambda>::do_copy;
+    nv_hdl_helper<Tag>::deleter = &manager<Lambda>::do_delete;
+  }
+  nv_hdl_wrapper(const nv_hdl_wrapper& in)
+      : fields(in.fields), data(nv_hdl_helper<Tag>::copier(in.data)) {}
+  nv_hdl_wrapper& operator=(const nv_hdl_wrapper&) = delete;
+  ~nv_hdl_wrapper() { nv_hdl_helper<Tag>::deleter(data); }
+};
+
+template <class Tag, class... CaptureArgs>
+struct nv_hdl_create_wrapper_t {
+  template <class Lambda>
+  static nv_hdl_wrapper<Tag, CaptureArgs...> create(Lambda&& lam, CaptureArgs... args) {
+    return nv_hdl_wrapper<Tag, CaptureArgs...>(Tag{}, std::move(lam), args...);
+  }
+};
+
+template <int Views>
+struct nv_tag {};
+
+// One launch as the GPU sees it: the call site's wrapper, then bind_and_run's steps.
+template <class Make>
+__attribute__((noinline)) void nvcc_site_launch(fake_queue& queue, const Make& make) {
+  bookkeeping_launch(queue, make());
+}
+
+void run_nvcc_site(benchmark::State& state) {
+  const int views = static_cast<int>(state.range(0));
+  static fake_device device;
+  const auto queue = std::make_shared<fake_queue>(device, true);
+  std::vector<float> a(elements, 1.0f), b(elements, 2.0f), c(elements, 3.0f), d(elements, 4.0f);
+  hx::array_view<float, 1> va(elements, a), vb(elements, b), vc(elements, c), vd(elements, d);
+  using view = hx::array_view<float, 1>;
+  auto make_one = [&] {
+    return nv_hdl_create_wrapper_t<nv_tag<1>, view>::create([=](hx::index<1> i) { va[i] = 1.0f; },
+                                                            va);
+  };
+  auto make_four = [&] {
+    return nv_hdl_create_wrapper_t<nv_tag<4>, view, view, view, view>::create(
+        [=](hx::index<1> i) {
+          va[i] = 1.0f;
+          vb[i] = 2.0f;
+          vc[i] = 3.0f;
+          vd[i] = 4.0f;
+        },
+        va, vb, vc, vd);
+  };
+  auto launch = [&] {
+    if (views == 1) {
+      nvcc_site_launch(*queue, make_one);
+    } else {
+      nvcc_site_launch(*queue, make_four);
+    }
+  };
+  for (int w = 0; w < 100; ++w) launch();
+  for (auto _ : state) launch();
+  va.synchronize();
+  vb.synchronize();
+  vc.synchronize();
+  vd.synchronize();
+}
+
 void run_stand_in(benchmark::State& state, bool markers, bool nvcc = false) {
   const int views = static_cast<int>(state.range(0));
   // One device for the process: the directory keeps a read-back queue per device address.
@@ -206,6 +302,7 @@ void run_stand_in(benchmark::State& state, bool markers, bool nvcc = false) {
 void BM_marker_queue(benchmark::State& state) { run_stand_in(state, true); }
 void BM_event_queue(benchmark::State& state) { run_stand_in(state, false); }
 void BM_marker_queue_nvcc(benchmark::State& state) { run_stand_in(state, true, true); }
+void BM_nvcc_call_site(benchmark::State& state) { run_nvcc_site(state); }
 
 // A real launch of one element on `av`, V views (the emulated discrete device exists because
 // main sets HIPAMP_EMULATE_DISCRETE_DEVICE before the runtime enumerates devices).
@@ -246,6 +343,7 @@ void BM_cpu_pfe(benchmark::State& state) {
 BENCHMARK(BM_marker_queue)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_event_queue)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_marker_queue_nvcc)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_nvcc_call_site)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_emulated_pfe)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_cpu_pfe)->Arg(0)->Arg(1)->Arg(4)->Unit(benchmark::kNanosecond);
 

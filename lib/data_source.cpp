@@ -252,9 +252,10 @@ void data_source::consider_pinning_locked(device_impl& device) {
   }
 }
 
-void data_source::release() noexcept {
-  // Not the last reference: drop it without the registry lock. Every view passed or captured by
-  // value comes here (twice per view per launch), and the lock is global. Safe against
+void data_source::release_slow() noexcept {
+  // release()'s one inline try failed: the last reference, or another thread changed the count
+  // meanwhile. Not the last reference: drop it without the registry lock (the lock is global,
+  // and every view passed or captured by value releases a reference). Safe against
   // create_over_host reviving the source: only a release that may reach zero takes the lock
   // below, and this one leaves at least one reference.
   int refs = refs_.load(std::memory_order_relaxed);
@@ -446,18 +447,49 @@ void data_source::revoke_ticket_locked() {
     ticket_queue_.store(0, std::memory_order_relaxed);
   }
   // The uses the fast path noted, in the order they happened (a read noted after the write).
-  if (t.write) t.target->note_write(t.queue, t.write);
-  if (t.read) t.target->note_read(t.queue, t.read);
+  // A counted note becomes a reference in the replica first and is given back after, so the
+  // marker is never without either (launch_markers' reuse rule reads the notes first).
+  if (t.write) {
+    t.target->note_write(t.queue, t.write);
+  } else if (t.write_note != nullptr) {
+    t.target->note_write(t.queue, t.write_note->share());
+  }
+  if (t.read) {
+    t.target->note_read(t.queue, t.read);
+  } else if (t.read_note != nullptr) {
+    t.target->note_read(t.queue, t.read_note->share());
+  }
+  if (t.write_note != nullptr) t.write_note->drop_notes(1);
+  if (t.read_note != nullptr) t.read_note->drop_notes(1);
 }
 
 void data_source::note_in_ticket(kernel_ticket& t, bool write, const event_ptr& done,
-                                 event_ptr (&retired)[2]) noexcept {
+                                 retired_notes& retired) noexcept {
   if (write) {
-    retired[0] = std::exchange(t.write, done);
-    retired[1] = std::move(t.read);  // the write covers every read before it
+    retired.events[0] = std::exchange(t.write, done);
+    retired.events[1] = std::move(t.read);  // the write covers every read before it
+    t.read = nullptr;
+    retired.notes[0] = std::exchange(t.write_note, nullptr);
+    retired.notes[1] = std::exchange(t.read_note, nullptr);
+  } else {
+    retired.events[0] = std::exchange(t.read, done);
+    retired.notes[0] = std::exchange(t.read_note, nullptr);
+  }
+}
+
+void data_source::note_in_ticket(kernel_ticket& t, bool write, const counted_marker& marker,
+                                 retired_notes& retired) noexcept {
+  if (write) {
+    retired.notes[0] = std::exchange(t.write_note, &marker);
+    retired.notes[1] = std::exchange(t.read_note, nullptr);  // the write covers every read
+    retired.events[0] = std::move(t.write);
+    retired.events[1] = std::move(t.read);
+    t.write = nullptr;
     t.read = nullptr;
   } else {
-    retired[0] = std::exchange(t.read, done);
+    retired.notes[0] = std::exchange(t.read_note, &marker);
+    retired.events[0] = std::move(t.read);
+    t.read = nullptr;
   }
 }
 
@@ -487,16 +519,58 @@ void data_source::install_ticket_locked(queue_impl& queue, replica& target, cons
 
 void* data_source::acquire_with_ticket(queue_impl& queue, std::size_t begin, std::size_t end,
                                        bool write, const event_ptr& marker) {
+  if (!marker) {
+    // Nothing to note (complete_kernel notes the launch's event later): only the check.
+    std::lock_guard<ticket_lock> lock(ticket_lock_);
+    if (ticket_queue_.load(std::memory_order_relaxed) != queue.serial() || begin < ticket_.begin ||
+        end > ticket_.end || (write && !ticket_.writable)) {
+      return nullptr;
+    }
+    return ticket_.base;
+  }
+  retired_notes retired;  // declared first: dealt with after the spinlock is released
+  void* base = nullptr;
+  {
+    std::lock_guard<ticket_lock> lock(ticket_lock_);
+    if (ticket_queue_.load(std::memory_order_relaxed) != queue.serial() || begin < ticket_.begin ||
+        end > ticket_.end || (write && !ticket_.writable)) {
+      return nullptr;
+    }
+    // What the slow path would do for bytes already valid here and already ordered: note the
+    // launch's marker (without one, complete_kernel notes the launch's event later).
+    if (marker) note_in_ticket(ticket_, write, marker, retired);
+    base = ticket_.base;
+  }
+  for (const counted_marker* m : retired.notes) {
+    if (m != nullptr) m->drop_notes(1);
+  }
+  return base;
+}
+
+void* data_source::acquire_with_ticket_noted(queue_impl& queue, std::size_t begin, std::size_t end,
+                                             bool write, const counted_marker& marker,
+                                             launch_notes& notes) {
+  // As acquire_with_ticket, but the marker is noted by address: its count, and the counts of
+  // the notes it replaces, are settled once for the whole launch (launch_notes). Written out
+  // rather than through note_in_ticket: in the steady state no event note is there to move.
   event_ptr retired[2];  // declared first: destroyed after the spinlock is released
   std::lock_guard<ticket_lock> lock(ticket_lock_);
   if (ticket_queue_.load(std::memory_order_relaxed) != queue.serial() || begin < ticket_.begin ||
       end > ticket_.end || (write && !ticket_.writable)) {
     return nullptr;
   }
-  // What the slow path would do for bytes already valid here and already ordered: note the
-  // launch's marker (without one, complete_kernel notes the launch's event later).
-  if (marker) note_in_ticket(ticket_, write, marker, retired);
-  return ticket_.base;
+  kernel_ticket& t = ticket_;
+  if (write) {
+    notes.replaced(std::exchange(t.write_note, &marker));
+    notes.replaced(std::exchange(t.read_note, nullptr));  // the write covers every read
+    if (t.write) retired[0] = std::move(t.write);
+    if (t.read) retired[1] = std::move(t.read);
+  } else {
+    notes.replaced(std::exchange(t.read_note, &marker));
+    if (t.read) retired[0] = std::move(t.read);
+  }
+  notes.noted();
+  return t.base;
 }
 
 void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp,
@@ -609,12 +683,20 @@ void* data_source::acquire_for_kernel(queue_impl& queue, const footprint& fp,
 void data_source::complete_kernel(queue_impl& queue, bool write, const event_ptr& done) {
   if (ticket_queue_.load(std::memory_order_relaxed) == queue.serial()) {
     // The ticket's replica is this queue's device's: its events are the spinlock's to guard.
-    event_ptr retired[2];  // destroyed after the spinlock is released
-    std::lock_guard<ticket_lock> lock(ticket_lock_);
-    if (ticket_queue_.load(std::memory_order_relaxed) == queue.serial()) {
-      note_in_ticket(ticket_, write, done, retired);
-      return;
+    retired_notes retired;  // dealt with after the spinlock is released
+    bool noted = false;
+    {
+      std::lock_guard<ticket_lock> lock(ticket_lock_);
+      if (ticket_queue_.load(std::memory_order_relaxed) == queue.serial()) {
+        note_in_ticket(ticket_, write, done, retired);
+        noted = true;
+      }
     }
+    // Counted notes are there only if this queue also hands out markers (never both kinds in
+    // practice): one test each.
+    if (retired.notes[0] != nullptr) retired.notes[0]->drop_notes(1);
+    if (retired.notes[1] != nullptr) retired.notes[1]->drop_notes(1);
+    if (noted) return;
   }
   if (queue.device().aliases_host_memory()) return;
   std::lock_guard<std::mutex> lock(state_->mutex);

@@ -7,6 +7,7 @@ launch_scope::launch_scope(queue_impl& queue) : queue_(queue), previous_(open_la
 
 launch_scope::~launch_scope() {
   if (open_) open_launch_scope = previous_;
+  settle_notes();  // nothing left when close() ran
   if (marker_ && !ended_) {
     // The launch failed after binding: its views already name the marker, which must still
     // come to stand for a point after any work the launch did queue.
@@ -48,33 +49,10 @@ footprint launch_scope::view_place::where() const {
   return fp;
 }
 
-void* launch_scope::bind(data_source* source, const view_place& place, bool write, bool kept) {
-  // nvcc copies an extended __host__ __device__ lambda twice per copy of the kernel object
-  // (its captures for the device, and a heap copy of the lambda for host calls), so on a GPU
-  // every captured view binds twice; kernels may also capture one view twice. A footprint
-  // inside a contiguous range this launch already bound, for a use that bind already covered
-  // (a read after a read or write, a write after a write), needs nothing more: its bytes are
-  // valid on the target, the queue is ordered after their users, the launch's marker or event
-  // is noted as their last use, and the scope (or the view it was copied from) holds the
-  // source. Only contiguous ranges are reused: a strided bind made only its own runs valid,
-  // not the gaps between them.
-  const footprint::byte_span& span = place.span;
-  if (span.dense && binding_count_ != 0) {
-    if (const binding* done = find_covering(source, span.begin, span.end, write)) {
-      return done->base;
-    }
-  }
-  if (!marker_asked_) {
-    marker_ = queue_.begin_launch();
-    marker_asked_ = true;
-  }
-  // The steady state of a loop of launches needs only the span (the kernel ticket); the
-  // footprint is built for the slow path alone.
-  void* base = source->acquire_for_kernel_ticketed(queue_, span, write, marker_);
-  if (base == nullptr) {
-    const footprint fp = place.where();
-    base = source->acquire_for_kernel(queue_, fp, span, write, marker_);
-  }
+// Inline into both binds: out of line it cost a call and a frame per captured view.
+HIPAMP_ALWAYS_INLINE inline void launch_scope::record(data_source* source, void* base,
+                                                      const footprint::byte_span& span, bool write,
+                                                      bool kept) {
   // A strided footprint is recorded with an empty range: nothing is ever reused from it.
   const binding made{source, base, span.dense ? span.begin : 0, span.dense ? span.end : 0,
                      write,  !kept};
@@ -88,12 +66,50 @@ void* launch_scope::bind(data_source* source, const view_place& place, bool writ
   // the launch keeps every source alive until it completes, through its own reference or the
   // one of the held view the binding's view was copied from (hold).
   if (!kept) source->retain();
+}
+
+void* launch_scope::bind(data_source* source, const view_place& place, bool write, bool kept) {
+  if (void* base = reuse(source, place.span, write)) return base;
+  return bind_place(source, place, write, kept);
+}
+
+void* launch_scope::bind_place(data_source* source, const view_place& place, bool write,
+                               bool kept) {
+  const footprint::byte_span& span = place.span;
+  if (!marker_asked_) {
+    marker_ = queue_.begin_launch();
+    marker_asked_ = true;
+  }
+  // The steady state of a loop of launches needs only the span (the kernel ticket); the
+  // footprint is built for the slow path alone.
+  void* base = source->acquire_for_kernel_ticketed(queue_, span, write, marker_);
+  if (base == nullptr) {
+    const footprint fp = place.where();
+    base = source->acquire_for_kernel(queue_, fp, span, write, marker_);
+  }
+  record(source, base, span, write, kept);
+  return base;
+}
+
+void* launch_scope::bind_span(data_source* source, const footprint::byte_span& span, bool write,
+                              bool kept) {
+  if (!marker_asked_) {
+    marker_ = queue_.begin_launch();
+    marker_asked_ = true;
+  }
+  // With a marker, the ticket notes it by address and the counts wait for close().
+  void* base = marker_
+                   ? source->acquire_for_kernel_ticketed(
+                         queue_, span, write, static_cast<const counted_marker&>(*marker_), notes_)
+                   : source->acquire_for_kernel_ticketed(queue_, span, write, marker_);
+  if (base != nullptr) record(source, base, span, write, kept);
   return base;
 }
 
 void launch_scope::close() noexcept {
   if (open_) open_launch_scope = previous_;
   open_ = false;
+  settle_notes();
 }
 
 void launch_scope::complete(const event_ptr& done) {

@@ -8,8 +8,10 @@
 // earlier launch ever ends up waiting for a later one and a later launch never inherits an
 // earlier one's event; a marker is recorded exactly at the end of its launch's work (never
 // before it); a loop of launches reuses two markers and records nothing.
+#include <atomic>
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -23,10 +25,11 @@ namespace hd = hipamp::detail;
 namespace {
 
 // The stream: `position` counts work items queued so far; recording an event returns it.
+// Atomic, as a stream is thread-safe: another thread's host access may record a marker.
 struct markers_counting_stream {
   using handle = long;
-  std::shared_ptr<long> position = std::make_shared<long>(0);
-  std::shared_ptr<int> records = std::make_shared<int>(0);
+  std::shared_ptr<std::atomic<long>> position = std::make_shared<std::atomic<long>>(0);
+  std::shared_ptr<std::atomic<int>> records = std::make_shared<std::atomic<int>>(0);
   handle record() {
     ++*records;
     return *position;
@@ -107,6 +110,9 @@ class markers_test_queue final : public hd::queue_impl {
   }
   long position() const { return *stream_.position; }
   int records() const { return *stream_.records; }
+  const markers_t* ring() const { return markers_.get(); }
+  // The stream's counter, which the ring's copy of the stream shares: alive while the ring is.
+  std::weak_ptr<std::atomic<long>> stream_position() const { return stream_.position; }
   std::size_t ring_size() const { return markers_->size(); }
 
   std::vector<hd::event_ptr> waited;
@@ -262,4 +268,100 @@ TEST_CASE("a launch binds a view captured twice once, and each different use on 
   v.synchronize();
   w.synchronize();
   CHECK(fresh == std::vector<int>(1024, 7));
+}
+
+// Issue 19: a kernel ticket notes a launch's marker by address, counted in batches
+// (counted_marker, launch_notes), not by a shared_ptr. A marker only such notes keep must still
+// be kept from reuse and recorded where its launch ended.
+TEST_CASE("a marker noted only by a kernel ticket is kept and recorded where its launch ended",
+          "[coherence][launch_markers]") {
+  std::vector<int> a_data(64, 1);
+  std::vector<int> b_data(64, 2);
+  markers_test_queue queue(markers_device());
+  hx::array_view<int, 1> a(64, a_data);
+  hx::array_view<int, 1> b(64, b_data);
+  markers_launch(queue, a);  // the slow path: copies in, installs the ticket
+  markers_launch(queue, a);  // the ticket notes this launch's marker
+  markers_launch(queue, a);  // and this one's, replacing it: only the note keeps this marker
+  const long a_end = queue.position();
+  // Many launches over another view: none may get a's last marker, which must be recorded
+  // when the first of them enters the stream (someone may still wait for a's write).
+  for (int k = 0; k < 50; ++k) markers_launch(queue, b);
+  markers_test_queue other(markers_device());
+  markers_launch(other, a);  // folds the ticket's note, and waits for a's last launch
+  bool waited_for_a = false;
+  for (const hd::event_ptr& e : other.waited) {
+    if (const auto* m = dynamic_cast<const markers_t::marker*>(e.get())) {
+      waited_for_a = waited_for_a || m->materialize() == a_end;
+    }
+  }
+  CHECK(waited_for_a);
+  a.synchronize();
+  b.synchronize();
+}
+
+TEST_CASE("a marker noted by a kernel ticket outlives its queue until the note is given back",
+          "[coherence][launch_markers]") {
+  std::vector<int> data(64, 1);
+  std::weak_ptr<std::atomic<long>> ring_alive;
+  {
+    hx::array_view<int, 1> v(64, data);
+    auto queue = std::make_unique<markers_test_queue>(markers_device());
+    for (int k = 0; k < 3; ++k) markers_launch(*queue, v);  // the last two on the ticket
+    const long end = queue->position();
+    const markers_t* ring = queue->ring();
+    ring_alive = queue->stream_position();
+    queue.reset();  // the ring closes; the marker v's ticket notes must stay
+    CHECK_FALSE(ring_alive.expired());
+    {
+      // Another queue's write folds the ticket, turning the note into a reference, and waits
+      // for the marker: recorded where its launch ended, when the ring closed.
+      markers_test_queue other(markers_device());
+      markers_launch(other, v);
+      bool waited_for_last = false;
+      for (const hd::event_ptr& e : other.waited) {
+        if (const auto* m = dynamic_cast<const markers_t::marker*>(e.get())) {
+          waited_for_last = waited_for_last || (&m->home() == ring && m->materialize() == end);
+        }
+      }
+      CHECK(waited_for_last);
+    }
+    v.synchronize();
+  }
+  // Once the source let go of its events, nothing keeps the closed ring: no cycle left behind.
+  CHECK(ring_alive.expired());
+}
+
+// For ThreadSanitizer (the cpu-debug-tsan preset): launches on two queues with launch markers
+// note their markers in one source's ticket by address while a third thread's host access folds
+// those notes and gives them back.
+TEST_CASE("threads noting markers in one ticket and folding them share the counts safely",
+          "[coherence][launch_markers][threads]") {
+  std::vector<int> data(4096, 3);
+  hx::array_view<int, 1> v(4096, data);
+  const hx::array_view<const int, 1> reader(v);
+  const hx::array_view<const int, 1> half = reader.section(0, 2048);
+  hx::array_view<const int, 1> host_view(v);  // a view object of its own: host access writes it
+  std::atomic<bool> failed{false};
+  auto launcher = [&] {
+    markers_test_queue queue(markers_device());
+    for (int k = 0; k < 1000; ++k) markers_launch(queue, k % 2 == 0 ? reader : half);
+    // The other thread's launches and host reads fold notes of this queue's markers: every
+    // one of them must be back, so the ring holds no more than a loop needs plus what a note
+    // kept at the time (bounded: each note replaced the one before it).
+    if (queue.ring_size() > 64) failed = true;
+  };
+  std::thread a(launcher);
+  std::thread b(launcher);
+  std::thread host([&] {
+    for (int k = 0; k < 200; ++k) {
+      if (host_view[k] != 3) failed = true;
+      host_view.synchronize();
+    }
+  });
+  a.join();
+  b.join();
+  host.join();
+  CHECK_FALSE(failed.load());
+  CHECK(data == std::vector<int>(4096, 3));
 }

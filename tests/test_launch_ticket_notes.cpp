@@ -31,11 +31,14 @@ class stand_in_device final : public hd::device_impl {
   hd::device_properties props_;
 };
 
-// A launch's marker whose completion the test decides.
-class test_marker final : public hd::event_impl {
+// A launch's marker whose completion the test decides. A counted_marker, as every marker a
+// queue's begin_launch returns: kernel tickets note it by address.
+class test_marker final : public hd::counted_marker,
+                          public std::enable_shared_from_this<test_marker> {
  public:
   bool is_ready() const override { return ready.load(); }
   void wait() const override { REQUIRE(ready.load()); }  // a wait that would block forever
+  hd::event_ptr share() const override { return shared_from_this(); }
   std::atomic<bool> ready{false};
 };
 

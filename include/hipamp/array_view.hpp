@@ -578,15 +578,27 @@ class array_view {
         ext[d] = extent[d];
         str[d] = stride_[d];
       }
-      detail::launch_scope::view_place place;
-      place.element_size = sizeof(T);
-      place.offset = offset_;
-      place.rank = N;
-      place.extent = ext;
-      place.stride = str;
-      place.span = detail::launch_scope::span_of<N>(sizeof(T), offset_, ext, str);
-      const bool kept = from_owns && scope->holds(from, from_bytes);
-      void* base = scope->bind(src_.get(), place, !read_only, kept);
+      const detail::footprint::byte_span span =
+          detail::launch_scope::span_of<N>(sizeof(T), offset_, ext, str);
+      // Cheapest first (launch_scope::reuse): bytes this launch bound already (the second copy
+      // of every view on a GPU), then the kernel ticket, then the slow path with the place.
+      void* base = scope->reuse(src_.get(), span, !read_only);
+      if (base == nullptr) {
+        const bool kept = from_owns && scope->holds(from, from_bytes);
+        if (src_->ticketed_for(scope->queue())) {
+          base = scope->bind_span(src_.get(), span, !read_only, kept);
+        }
+        if (base == nullptr) {
+          detail::launch_scope::view_place place;
+          place.element_size = sizeof(T);
+          place.offset = offset_;
+          place.rank = N;
+          place.extent = ext;
+          place.stride = str;
+          place.span = span;
+          base = scope->bind_place(src_.get(), place, !read_only, kept);
+        }
+      }
       data_ = reinterpret_cast<T*>(static_cast<char*>(base)) + offset_;
       bound_ = true;
     }

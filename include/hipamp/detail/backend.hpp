@@ -40,6 +40,39 @@ class event_impl {
 };
 using event_ptr = std::shared_ptr<const event_impl>;
 
+// A launch marker (queue_impl::begin_launch) that data sources' kernel tickets note by address,
+// with a count of such notes taken in batches, instead of each note owning a shared_ptr
+// (issue 19: two atomic read-modify-writes per captured view per launch, on the marker's
+// control block, in a loop of launches; the launch scope now adds one launch's notes in one
+// step and gives back the notes its binds replaced in one step per replaced marker). A marker
+// noted this way stays alive, and is not handed out for another launch, until its notes are
+// given back (launch_markers.hpp). The count may dip below zero for a moment: a note made at
+// bind may be folded and given back by another thread before the launch scope adds it, while
+// the scope still holds the marker.
+class counted_marker : public event_impl {
+ public:
+  // A shared_ptr to this marker (a note folded into a replica's events, which own theirs).
+  virtual event_ptr share() const = 0;
+  void add_notes(int n) const noexcept { notes_.fetch_add(n, std::memory_order_relaxed); }
+  // Gives back n notes. Release order: what the noter did with the marker happens before its
+  // reuse (the ring reads the count, then fences).
+  // Sequentially consistent with launch_markers::shutdown (the last note given back and the
+  // ring closing: one of the two sees the other).
+  void drop_notes(int n) const noexcept {
+    if (notes_.fetch_sub(n, std::memory_order_seq_cst) == n) last_note_dropped();
+  }
+  // Acquire: a note given back (drop_notes, release) after its holder took a reference
+  // (share) is seen with that reference (launch_markers::begin reads this before use_count).
+  int notes() const noexcept { return notes_.load(std::memory_order_acquire); }
+
+ protected:
+  // The notes reached zero: a marker kept only for its notes may go now.
+  virtual void last_note_dropped() const noexcept {}
+
+ private:
+  mutable std::atomic<int> notes_{0};
+};
+
 class device_impl;
 
 // An in-order queue of work on one device (an accelerator_view; a stream on a GPU).
@@ -67,6 +100,7 @@ class queue_impl {
   // on its views at bind, before that work is queued; null where the queue records an event
   // after each launch instead (the CPU devices). end_launch says the launch has queued its
   // work, or given up without queuing any.
+  // A non-null marker is a counted_marker (the launch scope notes it by address).
   virtual event_ptr begin_launch() { return nullptr; }
   virtual void end_launch(const event_ptr& /*marker*/) {}
   // The marker stands for an event the launch's device code returned (work it did not just

@@ -130,6 +130,54 @@ struct footprint {
 
 struct replica;  // one device's copy of a source (lib/data_source.cpp)
 
+// What one launch's binds did to the notes of launch markers (counted_marker, backend.hpp) in
+// kernel tickets, settled once for the launch (launch_scope::close) instead of once per view:
+// how often they noted the launch's own marker, and which notes of earlier launches' markers
+// they replaced (in a loop of launches: the previous launch's marker, once per view).
+class launch_notes {
+ public:
+  launch_notes() noexcept = default;
+  launch_notes(const launch_notes&) = delete;
+  launch_notes& operator=(const launch_notes&) = delete;
+  ~launch_notes() = default;  // settle() must have run (the launch scope sees to it)
+
+  void noted() noexcept { ++added_; }
+  void replaced(const counted_marker* m) noexcept {
+    if (m == nullptr) return;
+    for (std::size_t i = 0; i < replaced_count_; ++i) {
+      if (replaced_[i].marker == m) {
+        ++replaced_[i].count;
+        return;
+      }
+    }
+    if (replaced_count_ < max_replaced) {
+      replaced_[replaced_count_++] = {m, 1};
+    } else {
+      m->drop_notes(1);  // rare (many launches' markers at once): give it back now
+    }
+  }
+  // Adds the launch's notes to `own` (its marker, held by the caller) and gives back the
+  // replaced ones; own's first, so a marker both noted and replaced never dips below zero.
+  void settle(const counted_marker* own) noexcept {
+    if (added_ != 0) own->add_notes(added_);
+    added_ = 0;
+    for (std::size_t i = 0; i < replaced_count_; ++i) {
+      replaced_[i].marker->drop_notes(replaced_[i].count);
+    }
+    replaced_count_ = 0;
+  }
+
+ private:
+  struct replaced_note {
+    const counted_marker* marker;
+    int count;
+  };
+  static constexpr std::size_t max_replaced = 4;
+  int added_ = 0;
+  std::size_t replaced_count_ = 0;
+  replaced_note replaced_[max_replaced];  // the first replaced_count_ are set
+};
+
 class data_source {
  public:
   // A source over memory the user owns; the host copy starts as the only valid one. Views
@@ -145,7 +193,17 @@ class data_source {
   data_source& operator=(const data_source&) = delete;
 
   void retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
-  void release() noexcept;
+  // Not the last reference (the common case: every copy of a view made outside a launch, five
+  // per captured view per GPU launch at nvcc's call site): one compare-exchange, inline.
+  // Otherwise release_slow, which may destroy the source.
+  void release() noexcept {
+    int refs = refs_.load(std::memory_order_relaxed);
+    if (refs > 1 && refs_.compare_exchange_weak(refs, refs - 1, std::memory_order_acq_rel,
+                                                std::memory_order_relaxed)) {
+      return;
+    }
+    release_slow();
+  }
   // The references held now (tests: which copies own one).
   int use_count() const noexcept { return refs_.load(std::memory_order_relaxed); }
 
@@ -174,6 +232,19 @@ class data_source {
                                     const event_ptr& marker) {
     if (ticket_queue_.load(std::memory_order_relaxed) != queue.serial()) return nullptr;
     return acquire_with_ticket(queue, span.begin, span.end, write, marker);
+  }
+  // Whether the source holds a kernel ticket for `queue` now (a hint: the ticket may go at any
+  // moment, which the fast path then finds). One load; never true on the devices over host
+  // memory.
+  bool ticketed_for(const queue_impl& queue) const noexcept {
+    return ticket_queue_.load(std::memory_order_relaxed) == queue.serial();
+  }
+  // The same for a launch scope with a launch marker: the ticket notes `marker` by address and
+  // the notes' counts go to `notes`, which the scope settles once for the launch.
+  void* acquire_for_kernel_ticketed(queue_impl& queue, const footprint::byte_span& span, bool write,
+                                    const counted_marker& marker, launch_notes& notes) {
+    if (ticket_queue_.load(std::memory_order_relaxed) != queue.serial()) return nullptr;
+    return acquire_with_ticket_noted(queue, span.begin, span.end, write, marker, notes);
   }
   // Records the launch that used the source (read, or possibly written), so later users wait
   // for exactly it.
@@ -227,6 +298,7 @@ class data_source {
   bool holds_program_memory() const noexcept;
   // The storage of an array (the library's, on the array's accelerator).
   bool is_array_storage() const noexcept;
+  void release_slow() noexcept;
   ~data_source();
 
   // ---- the kernel ticket: the steady state of a loop of launches, without state::mutex ----
@@ -263,17 +335,30 @@ class data_source {
     void* base = nullptr;       // the replica's base address
     replica* target = nullptr;  // the queue's device's replica (stable while the ticket lives)
     std::uint64_t queue = 0;    // its serial, for the notes (the replica names queues so)
-    // Uses noted since the ticket was installed: the last write, and the last read after it.
+    // Uses noted since the ticket was installed: the last write, and the last read after it,
+    // each either by event (write, read) or by a launch marker's counted note (write_note,
+    // read_note); at most one of each pair is set.
     event_ptr write;
     event_ptr read;
+    const counted_marker* write_note = nullptr;
+    const counted_marker* read_note = nullptr;
   };
-  // Notes a use in the ticket; the events it replaces go to `retired`, destroyed by the
-  // caller after unlocking (a marker's destructor runs runtime code).
+  // What noting a use replaced: events, destroyed by the caller after unlocking (a marker's
+  // destructor runs runtime code), and counted notes, given back by the caller.
+  struct retired_notes {
+    event_ptr events[2];
+    const counted_marker* notes[2] = {nullptr, nullptr};
+  };
+  // Notes a use in the ticket, by event or by a marker's counted note.
   static void note_in_ticket(kernel_ticket& t, bool write, const event_ptr& done,
-                             event_ptr (&retired)[2]) noexcept;
+                             retired_notes& retired) noexcept;
+  static void note_in_ticket(kernel_ticket& t, bool write, const counted_marker& marker,
+                             retired_notes& retired) noexcept;
   // The fast path: the device base address, or null when the ticket does not cover the use.
   void* acquire_with_ticket(queue_impl& queue, std::size_t begin, std::size_t end, bool write,
                             const event_ptr& marker);
+  void* acquire_with_ticket_noted(queue_impl& queue, std::size_t begin, std::size_t end, bool write,
+                                  const counted_marker& marker, launch_notes& notes);
   // Under state::mutex: drops the ticket and folds its notes into the replica (see above).
   // One load when there is none.
   void revoke_ticket_locked();

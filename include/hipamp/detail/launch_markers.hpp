@@ -20,9 +20,11 @@
 // the queue and are handed out again once nobody but the ring holds them: a loop of launches
 // alternates between two markers and allocates nothing.
 //
-// Reuse rule: a slot is reused only when the ring holds its only reference (use_count() == 1)
-// and it is not the pending marker. Nobody can then wait for it or note it: a note or a waiter
-// holds a reference, and only the ring hands out new ones. So a later launch never inherits an
+// Reuse rule: a slot is reused only when the ring holds its only reference (use_count() == 1),
+// no kernel ticket notes it (counted_marker::notes() == 0, read first: a ticket's note is
+// turned into a reference before it is given back) and it is not the pending marker. Nobody can
+// then wait for it or note it: a note or a waiter holds a note or a reference, and only the
+// ring hands out new ones. So a later launch never inherits an
 // earlier launch's waiters, and no waiter of an earlier launch ever waits on a later one
 // (tests/test_launch_markers.cpp). The pending marker is excluded because settle() looks it
 // up by slot: reused, settle would record the new launch's marker before its work.
@@ -30,8 +32,10 @@
 // Ownership: the queue owns the ring (through a shared_ptr); every marker owns the ring too,
 // so a marker that outlives its queue (a view's note) still reaches what it needs. That cycle
 // is broken by shutdown(), which the queue's destructor calls: it records every marker still
-// held that has no event yet (none can be waited for after the stream is gone) and lets go of
-// the slots, after which the ring lives exactly as long as the last marker held outside.
+// held or noted that has no event yet (none can be waited for after the stream is gone) and
+// lets go of the slots not noted, after which the ring lives exactly as long as the last
+// marker held outside; a slot still noted by a ticket is let go when its last note is given
+// back (note_free).
 //
 // Stream requirements (a small value type):
 //   using handle = ...;                 an event handle
@@ -59,7 +63,7 @@ class launch_markers : public std::enable_shared_from_this<launch_markers<Stream
  public:
   using handle = typename Stream::handle;
 
-  class marker final : public event_impl {
+  class marker final : public counted_marker, public std::enable_shared_from_this<marker> {
    public:
     marker(std::shared_ptr<launch_markers> home, std::size_t slot)
         : home_(std::move(home)), slot_(slot) {}
@@ -92,12 +96,22 @@ class launch_markers : public std::enable_shared_from_this<launch_markers<Stream
     const launch_markers& home() const noexcept { return *home_; }
     // Set by resolve_launch: the event that stands for the launch's work instead.
     const event_ptr& resolved() const noexcept { return resolved_; }
+    event_ptr share() const override { return this->shared_from_this(); }
     void wait_until_queued() const {
       while (!queued_.load(std::memory_order_acquire)) std::this_thread::yield();
     }
 
    private:
     friend class launch_markers;
+    // After shutdown the ring keeps a noted slot until now. May destroy *this (the slot was its
+    // last owner): nothing here touches the marker after note_free; `home` keeps the ring alive
+    // to the end of the call.
+    void last_note_dropped() const noexcept override {
+      // The common case, a queue still open, costs one load (see shutdown for the order).
+      if (!home_->closed_.load(std::memory_order_seq_cst)) return;
+      const std::shared_ptr<launch_markers> home = home_;
+      home->note_free(slot_);
+    }
     // Back to "a launch being bound" for its next use; only when nobody else holds it.
     void recycle() noexcept {
       if (recorded_) home_->stream_.release(event_);
@@ -129,7 +143,7 @@ class launch_markers : public std::enable_shared_from_this<launch_markers<Stream
     for (std::size_t i = 0; i < n && i < scan_limit; ++i) {
       std::size_t k = next_ + i;
       if (k >= n) k -= n;
-      if (k != pending_ && slots_[k].use_count() == 1) {
+      if (k != pending_ && slots_[k]->notes() == 0 && slots_[k].use_count() == 1) {
         // Pairs with the release in the last holder's reference drop: what it did with the
         // marker happened before the reset.
         std::atomic_thread_fence(std::memory_order_acquire);
@@ -173,7 +187,7 @@ class launch_markers : public std::enable_shared_from_this<launch_markers<Stream
     {
       std::lock_guard<spin_lock> lock(lock_);
       for (const std::shared_ptr<marker>& m : slots_) {
-        if (m.use_count() > 1 && !m->recorded_ && !m->resolved_ &&
+        if ((m.use_count() > 1 || m->notes() != 0) && !m->recorded_ && !m->resolved_ &&
             m->queued_.load(std::memory_order_acquire)) {
           try {
             m->event_ = stream_.record();
@@ -184,8 +198,14 @@ class launch_markers : public std::enable_shared_from_this<launch_markers<Stream
         }
       }
       pending_ = npos;
-      closed_ = true;
-      slots.swap(slots_);
+      closed_.store(true, std::memory_order_seq_cst);
+      // Against drop_notes (its count's fetch_sub, then this flag): either it sees the ring
+      // closed and frees the slot itself, or the loop below sees the notes at zero.
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      // Slots still noted by a ticket stay (their index is how note_free finds them).
+      for (std::shared_ptr<marker>& m : slots_) {
+        if (m->notes() == 0) slots.push_back(std::move(m));
+      }
     }
     // Outside the lock: dropping the last reference to a slot runs its destructor.
   }
@@ -200,11 +220,22 @@ class launch_markers : public std::enable_shared_from_this<launch_markers<Stream
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   static constexpr std::size_t scan_limit = 16;
 
+  // The last note of a slot was given back: after shutdown, the slot goes (see Ownership).
+  void note_free(std::size_t slot) noexcept {
+    std::shared_ptr<marker> dying;  // destroyed after the lock is released
+    std::lock_guard<spin_lock> lock(lock_);
+    if (closed_.load(std::memory_order_relaxed) && slot < slots_.size() && slots_[slot] &&
+        slots_[slot]->notes() == 0) {
+      dying = std::move(slots_[slot]);
+    }
+  }
+
   void settle_locked() {
     if (pending_ == npos) return;
     const marker& m = *slots_[pending_];
-    // use_count() == 1: only the ring holds it, and only the ring could hand out more.
-    if (slots_[pending_].use_count() > 1 && !m.recorded_ && !m.resolved_) {
+    // use_count() == 1 and no notes: only the ring holds it, and only the ring could hand out
+    // more.
+    if ((slots_[pending_].use_count() > 1 || m.notes() != 0) && !m.recorded_ && !m.resolved_) {
       m.event_ = stream_.record();
       m.recorded_ = true;
     }
@@ -215,7 +246,7 @@ class launch_markers : public std::enable_shared_from_this<launch_markers<Stream
     std::lock_guard<spin_lock> lock(lock_);
     // After shutdown every marker that can be waited for has its event (shutdown records
     // them); the stream must not be touched.
-    if (!m.recorded_ && !closed_) {
+    if (!m.recorded_ && !closed_.load(std::memory_order_relaxed)) {
       m.event_ = stream_.record();
       m.recorded_ = true;
     }
@@ -225,9 +256,9 @@ class launch_markers : public std::enable_shared_from_this<launch_markers<Stream
   Stream stream_;
   mutable spin_lock lock_;
   std::vector<std::shared_ptr<marker>> slots_;
-  std::size_t next_ = 0;        // where begin() looks first
-  std::size_t pending_ = npos;  // the last launch's slot while its event may still be needed
-  bool closed_ = false;
+  std::size_t next_ = 0;             // where begin() looks first
+  std::size_t pending_ = npos;       // the last launch's slot while its event may still be needed
+  std::atomic<bool> closed_{false};  // written under lock_; read without it by drop_notes
 };
 
 }  // namespace hipamp::detail

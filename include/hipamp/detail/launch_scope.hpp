@@ -25,13 +25,16 @@ class launch_scope {
   // kernel may write it (the footprint only matters when the data is made valid, at bind);
   // and what a second bind of the same bytes in this launch reuses: the base address bind
   // returned and, for a contiguous footprint, the byte range it made valid.
+  // No default member initializers: the scope keeps eight of these inline, and zeroing them
+  // on every launch cost more than the bindings a small launch writes (issue 19). Every field
+  // is written when a binding is recorded.
   struct binding {
-    data_source* source = nullptr;
-    void* base = nullptr;
-    std::size_t begin = 0;
-    std::size_t end = 0;  // begin == end: not reusable (a strided footprint)
-    bool write = false;
-    bool retained = false;  // the scope took a reference (released by its destructor)
+    data_source* source;
+    void* base;
+    std::size_t begin;
+    std::size_t end;  // begin == end: not reusable (a strided footprint)
+    bool write;
+    bool retained;  // the scope took a reference (released by its destructor)
   };
 
   // Where a captured view lies in its source, as the view holds it, with its byte span
@@ -85,6 +88,46 @@ class launch_scope {
   // holds), so the scope takes none of its own.
   void* bind(data_source* source, const view_place& place, bool write, bool kept = false);
 
+  // bind in three steps, cheapest first, for the view copy constructor (issue 19: on a GPU each
+  // captured view is copied twice inside the scope, once for the device and once into nvcc's
+  // heap copy of the lambda, and the generic bind cost about 300 instructions a copy):
+  //
+  //   reuse: inline, the base address of a binding of this launch that already covers the
+  //     view's bytes for this use, or null. No call, no place built.
+  //   bind_span, only where the source holds a kernel ticket for this queue (one inline load;
+  //     never on the devices over host memory): the ticket's fast path with only the span;
+  //     records the binding and returns the base, or returns null having recorded nothing.
+  //   bind_place: the rest of bind (the ticket, else the directory's slow path), given the
+  //     whole place.
+  //
+  // Why reuse: nvcc copies an extended __host__ __device__ lambda twice per copy of the kernel
+  // object (its captures for the device, and a heap copy of the lambda for host calls), so on
+  // a GPU every captured view binds twice; kernels may also capture one view twice. A
+  // footprint inside a contiguous range this launch already bound, for a use that bind already
+  // covered (a read after a read or write, a write after a write), needs nothing more: its
+  // bytes are valid on the target, the queue is ordered after their users, the launch's marker
+  // or event is noted as their last use, and the scope (or the view it was copied from) holds
+  // the source. Only contiguous ranges are reused: a strided bind made only its own runs
+  // valid, not the gaps between them.
+  void* reuse(const data_source* source, const footprint::byte_span& span,
+              bool write) const noexcept {
+    if (!span.dense) return nullptr;
+    const std::size_t inline_count =
+        binding_count_ < inline_bindings ? binding_count_ : inline_bindings;
+    for (std::size_t i = 0; i < inline_count; ++i) {
+      const binding& b = first_bindings_[i];
+      if (b.source == source && b.begin <= span.begin && span.end <= b.end && b.begin < b.end &&
+          (b.write || !write)) {
+        return b.base;
+      }
+    }
+    if (binding_count_ <= inline_bindings) return nullptr;
+    const binding* done = find_covering(source, span.begin, span.end, write);
+    return done != nullptr ? done->base : nullptr;
+  }
+  void* bind_span(data_source* source, const footprint::byte_span& span, bool write, bool kept);
+  void* bind_place(data_source* source, const view_place& place, bool write, bool kept);
+
   // The objects bind_and_run copies (its arguments: the kernel object, views, array handles)
   // live in the caller until the scope has completed and been destroyed, and nothing changes
   // them meanwhile (they are const). A view copied from inside one of them that owns a
@@ -121,11 +164,18 @@ class launch_scope {
   // where the queue records an event after each launch instead.
   event_ptr marker_;
   bool marker_asked_ = false;
+  // The notes the ticket fast path made of marker_ and replaced of earlier markers, settled
+  // once for the launch by close() (before the launch's work is queued, so a replaced marker
+  // nobody else holds is not recorded when the queue settles its pending marker).
+  launch_notes notes_;
+  void settle_notes() noexcept {
+    if (marker_) notes_.settle(static_cast<const counted_marker*>(marker_.get()));
+  }
   bool ended_ = false;
   // Most kernels capture a few views: those bindings live inline, so a launch allocates
   // nothing for them; more spill into the vector.
   static constexpr std::size_t inline_bindings = 8;
-  std::array<binding, inline_bindings> first_bindings_{};
+  std::array<binding, inline_bindings> first_bindings_;  // the first binding_count_ are set
   std::size_t binding_count_ = 0;
   std::vector<binding> more_bindings_;
   // hold()'s ranges; arguments beyond the first few are simply retained per view.
@@ -134,13 +184,17 @@ class launch_scope {
     std::uintptr_t end;
   };
   static constexpr std::size_t max_held = 4;
-  std::array<held_range, max_held> held_{};
+  std::array<held_range, max_held> held_;  // the first held_count_ are set
   std::size_t held_count_ = 0;
 
   // A binding of this launch that already did what bind(source, [begin, end), write) would
   // do, or null. See bind.
   const binding* find_covering(const data_source* source, std::size_t begin, std::size_t end,
                                bool write) const noexcept;
+  // Notes a binding made (its base address known) and, unless `kept`, takes the scope's
+  // reference on the source.
+  void record(data_source* source, void* base, const footprint::byte_span& span, bool write,
+              bool kept);
 
   template <class F>
   void for_each_binding(F&& f) {
