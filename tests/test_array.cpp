@@ -152,6 +152,37 @@ TEST_CASE("every C++ AMP array constructor form builds the array it names", "[ar
   }
 }
 
+TEST_CASE("a staging array reports the accelerator_view it is associated with",
+          "[array][ctor][staging]") {
+  // C++ AMP 1.2 (5.1.1): array(extent, av, associated_av) places the array on av and reports
+  // associated_av; every other array reports its own view. hipamp places staging arrays as C++
+  // AMP does and reported av for both (the suite's associated_accvl_view/Test.02 on the H100).
+  const std::vector<int> values = hipamp_test::random_vector<int>(12, -99, 99);
+  const hx::accelerator_view host =
+      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
+  FOR_EACH_ACCELERATOR(acc) {
+    const hx::accelerator_view target = acc.create_view();
+    array<int, 1> plain(12, host);
+    CHECK(plain.get_associated_accelerator_view() == host);
+    array<int, 1> staged(extent<1>(12), host, target);
+    array<int, 2> filled(extent<2>(3, 4), values.begin(), values.end(), host, target);
+    array<int, 2> from_begin(extent<2>(3, 4), values.begin(), host, target);
+    const array_view<const int, 2> view(3, 4, values);
+    array<int, 2> from_view(view, host, target);
+    array<int, 2> copied(filled);
+    for (const hx::accelerator_view& reported :
+         {staged.get_associated_accelerator_view(), filled.get_associated_accelerator_view(),
+          from_begin.get_associated_accelerator_view(), from_view.get_associated_accelerator_view(),
+          copied.get_associated_accelerator_view()}) {
+      CHECK(reported == target);
+    }
+    CHECK(staged.get_accelerator_view() == host);
+    CHECK(copied.get_accelerator_view() == host);
+    CHECK(from_view(2, 3) == values[11]);
+    CHECK(filled(1, 0) == values[4]);
+  }
+}
+
 TEST_CASE("an array made with access_type_none has no host pointer", "[array][cpu_access]") {
   FOR_EACH_ACCELERATOR(acc) {
     array<float, 1> none(8, acc.get_default_view(), hx::access_type_none);

@@ -37,6 +37,7 @@ class array {
       : extent(ext),
         view_(make_storage(ext, av)),
         av_(av),
+        associated_(av),
         cpu_access_(resolve(av, access_type_auto)) {}
   template <int M = N, typename = std::enable_if_t<M == 1>>
   array(int e0, const accelerator_view& av) : array(hipamp::extent<1>(e0), av) {}
@@ -45,10 +46,13 @@ class array {
   template <int M = N, typename = std::enable_if_t<M == 3>>
   array(int e0, int e1, int e2, const accelerator_view& av)
       : array(hipamp::extent<3>(e0, e1, e2), av) {}
-  // Staging arrays of C++ AMP: hipamp places the array on `av` and ignores the association.
+  // Staging arrays of C++ AMP: hipamp places the array on `av`; the association is reported
+  // (get_associated_accelerator_view) and changes nothing else.
   array(const hipamp::extent<N>& ext, const accelerator_view& av,
-        const accelerator_view& /*associated*/)
-      : array(ext, av) {}
+        const accelerator_view& associated)
+      : array(ext, av) {
+    associated_ = associated;
+  }
 
   // Filled from an iterator range holding at least ext.size() elements.
   template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
@@ -114,12 +118,16 @@ class array {
   // Staging arrays filled from iterators; placed on `av`, as the other staging constructor.
   template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
   array(const hipamp::extent<N>& ext, InputIt first, InputIt last, const accelerator_view& av,
-        const accelerator_view& /*associated*/)
-      : array(ext, first, last, av) {}
+        const accelerator_view& associated)
+      : array(ext, first, last, av) {
+    associated_ = associated;
+  }
   template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
   array(const hipamp::extent<N>& ext, InputIt first, const accelerator_view& av,
-        const accelerator_view& /*associated*/)
-      : array(ext, first, av) {}
+        const accelerator_view& associated)
+      : array(ext, first, av) {
+    associated_ = associated;
+  }
 
   // The rest of C++ AMP 1.2's constructors (5.1.1) with the extent spelled as integers: with a
   // CPU access type, and staging arrays (the association ignored, as above).
@@ -167,8 +175,10 @@ class array {
     cpu_access_ = resolve(av, cpu_access);
   }
   array(const array_view<const T, N>& source, const accelerator_view& av,
-        const accelerator_view& /*associated*/)
-      : array(source, av) {}
+        const accelerator_view& associated)
+      : array(source, av) {
+    associated_ = associated;
+  }
 
   // Deep copy, on the same accelerator_view.
   array(const array& other) : array(other.extent, other.av_) {
@@ -179,6 +189,7 @@ class array {
     }
     other.view_.copy_to(view_);
     cpu_access_ = other.cpu_access_;
+    associated_ = other.associated_;
   }
   array(array&& other) noexcept = default;
   // Deep copy of the array an array_ref (kernel_handle) stands for; without it the handle's
@@ -207,7 +218,8 @@ class array {
   // Read-only properties: accelerator_view's assignment takes lvalues only, so
   // `a.get_accelerator_view() = v` does not compile, while `.wait()` on the result does.
   accelerator_view get_accelerator_view() const { return av_; }
-  accelerator_view get_associated_accelerator_view() const { return av_; }
+  // A staging array's associated accelerator_view; for the others, the array's own.
+  accelerator_view get_associated_accelerator_view() const { return associated_; }
   access_type get_cpu_access_type() const noexcept {
     if (cpu_access_ != access_type_auto) {
       return cpu_access_;
@@ -405,6 +417,7 @@ class array {
 
   array_view<T, N> view_;
   accelerator_view av_;
+  accelerator_view associated_;                // the staging constructors' association; else av_
   access_type cpu_access_ = access_type_auto;  // as constructed; see get_cpu_access_type()
 };
 
