@@ -51,7 +51,7 @@ class array {
   array(const hipamp::extent<N>& ext, const accelerator_view& av,
         const accelerator_view& associated)
       : array(ext, av) {
-    associated_ = associated;
+    associated_ = staging_association(av, associated);
   }
 
   // Filled from an iterator range holding at least ext.size() elements.
@@ -120,13 +120,13 @@ class array {
   array(const hipamp::extent<N>& ext, InputIt first, InputIt last, const accelerator_view& av,
         const accelerator_view& associated)
       : array(ext, first, last, av) {
-    associated_ = associated;
+    associated_ = staging_association(av, associated);
   }
   template <class InputIt, typename = typename std::iterator_traits<InputIt>::iterator_category>
   array(const hipamp::extent<N>& ext, InputIt first, const accelerator_view& av,
         const accelerator_view& associated)
       : array(ext, first, av) {
-    associated_ = associated;
+    associated_ = staging_association(av, associated);
   }
 
   // The rest of C++ AMP 1.2's constructors (5.1.1) with the extent spelled as integers: with a
@@ -177,7 +177,7 @@ class array {
   array(const array_view<const T, N>& source, const accelerator_view& av,
         const accelerator_view& associated)
       : array(source, av) {
-    associated_ = associated;
+    associated_ = staging_association(av, associated);
   }
 
   // Deep copy, on the same accelerator_view.
@@ -387,6 +387,13 @@ class array {
       host[i] = *first;
   }
   array_view<const T, N> const_view() const { return view_; }
+  // C++ AMP 1.2 (5.1.1): only an array on the CPU accelerator is a staging array, associated
+  // with another view; on any other accelerator the association is the array's own view (the
+  // suite's associated_accvl_view Test.02 and Test.03).
+  static accelerator_view staging_association(const accelerator_view& av,
+                                              const accelerator_view& associated) {
+    return av.get_accelerator().get_device_path() == accelerator::cpu_accelerator ? associated : av;
+  }
   // access_type_auto becomes the accelerator's default if one was set; left as auto, the
   // runtime's own choice (get_cpu_access_type) applies.
   static access_type resolve(const accelerator_view& av, access_type requested) noexcept {
