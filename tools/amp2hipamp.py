@@ -2568,18 +2568,23 @@ def template_parameter_names(mask, offset):
     return names
 
 
+def own_head(head):
+    """A block's head without what lies before it on earlier directive lines: a head runs back
+    to the last ; { or }, past a macro definition before it, whose restrict(...) is not this
+    block's; nor are a #define's own name and parameters."""
+    directives = list(re.finditer(r"(?m)^[ \t]*#[ \t]*\w+", head))
+    if directives:
+        head = re.sub(r"^[ \t]*#[ \t]*define[ \t]+\w+(?:\([^()]*\))?", "",
+                      head[directives[-1].start():])
+    return head
+
+
 def amp_restricted_at(mask, offset):
     """Whether offset lies in the body of an amp-restricted function or lambda (the innermost
     enclosing function-like body: its head says restrict(...amp...), __GPU or HIPAMP_RESTRICT).
     Heads are whole statements, so a for loop's `;`s do not cut its head short."""
     for _, head in enclosing_blocks(mask, offset):
-        # A head runs back to the last ; { or }: past a macro definition before it, whose
-        # restrict(...) is not this block's. A #define's own name and parameters are not
-        # either.
-        directives = list(re.finditer(r"(?m)^[ \t]*#[ \t]*\w+", head))
-        if directives:
-            head = head[directives[-1].start():]
-            head = re.sub(r"^[ \t]*#[ \t]*define[ \t]+\w+(?:\([^()]*\))?", "", head)
+        head = own_head(head)
         if re.search(r"\brestrict\s*\([^()]*\bamp\b|\b__GPU(?:_ONLY)?\b|\b%s\b" % RESTRICT_MACRO,
                      head):
             return True
@@ -2625,10 +2630,7 @@ def nested_in_device_lambda(mask, offset):
     if callee and callee.group(1) == "parallel_for_each":
         return False  # a kernel (a brace in an #ifdef can make it look nested)
     for _, head in enclosing_blocks(mask, offset):
-        directives = list(re.finditer(r"(?m)^[ \t]*#[ \t]*\w+", head))
-        if directives:
-            head = re.sub(r"^[ \t]*#[ \t]*define[ \t]+\w+(?:\([^()]*\))?", "",
-                          head[directives[-1].start():])
+        head = own_head(head)
         if re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|->[^{;]*|\s)*$",
                      head) and not re.search(r"\b(?:if|for|while|switch|catch)\s*\(", head):
             return bool(LAMBDA_HEAD.search(head))
