@@ -62,9 +62,16 @@ class stand_in_queue final : public hd::queue_impl {
     if (event) waited.push_back(event);
   }
   hd::event_ptr record() override { return hd::ready_event(); }
+  // Every marker handed out stays alive for the rest of the process: a marker a kernel ticket
+  // notes by address must outlive its notes, also past its queue (backend.hpp's counted_marker
+  // contract, which the GPU queues' marker ring keeps; before, a new launch or the queue's
+  // destruction freed markers a data source's ticket still noted: a use after free under
+  // AddressSanitizer).
   hd::event_ptr begin_launch() override {
     if (!markers_) return nullptr;
+    static std::vector<std::shared_ptr<test_marker>> handed_out;
     last_marker = std::make_shared<test_marker>();
+    handed_out.push_back(last_marker);
     return last_marker;
   }
   void flush() override {}
