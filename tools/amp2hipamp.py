@@ -694,12 +694,10 @@ class Port:
                 continue
             # Names the class uses that the function declares before it (parameters, locals).
             fn_head = heads[fn]
-            declared = set(re.findall(r"[\w>&*\]]\s+&?\*?([A-Za-z_]\w*)\s*(?=[=;,()\[{])",
-                                      fn_head[fn_head.find("("):] + " " + mask[body_open:m.start()]))
+            declared = declared_names(fn_head[fn_head.find("("):] + " " + mask[body_open:m.start()])
             used = set(re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", mask[open_brace:close_brace]))
             # The class's own members and its functions' parameters hide the function's names.
-            own = set(re.findall(r"[\w>&*\]]\s+&?\*?([A-Za-z_]\w*)\s*(?=[=;,()\[{])",
-                                 mask[open_brace + 1:close_brace]))
+            own = declared_names(mask[open_brace + 1:close_brace])
             if (declared - {name}) & (used - own):
                 continue
             after = re.match(r"\s*;", mask[close_brace + 1:])
@@ -743,22 +741,13 @@ class Port:
         before = mask[:lo].rstrip()
         if not after[:1] in (",", ")") or not before[-1:] in (",", "("):
             return
-        # The statement holding the call: back from the macro's name to ; { or } at depth 0.
-        depth, j = 0, name.start(1) - 1
-        while j >= 0:
-            c = mask[j]
-            if c in ")]":
-                depth += 1
-            elif c in "([":
-                if depth == 0:
-                    return  # inside another call's arguments or a condition
-                depth -= 1
-            elif c in ";{}" and depth == 0:
-                break
-            j -= 1
-        if j < 0 or next(enclosing_braces(mask, name.start(1)), None) is None:
+        # The statement holding the call.
+        head = statement_prefix(mask, 0, name.start(1))
+        if head.count("(") > head.count(")"):
+            return  # inside another call's arguments or a condition
+        at = name.start(1) - len(head)
+        if at == 0 or next(enclosing_braces(mask, name.start(1)), None) is None:
             return
-        at = j + 1
         while at < len(mask) and mask[at].isspace():
             at += 1
         if re.match(r"(?:else|case|default|public|private|protected)\b|\w+\s*:(?!:)", mask[at:]):
@@ -790,22 +779,16 @@ class Port:
             for offset, params, start, clause_end in decls:
                 if params not in other:
                     continue
-                span = self.declaration_lines(start, clause_end)
-                if span is None:
+                if not self.bracket_lines(
+                        start, clause_end, "#if %s  // C++ AMP overloads %s on restriction" %
+                        (guard, name), "%s(%s): the restrict(%s) overload only %s" % (
+                            name, params, "amp" if guard[0] != "!" else "cpu",
+                            "in GPU device passes" if guard[0] != "!" else
+                            "in host passes (kernels on the CPU device call it too)")):
                     self.warn(offset, "restrict", "%s is overloaded on restriction with one "
                               "signature; could not bracket this overload by whole lines: keep "
                               "one, or choose with #if HIPAMP_DEVICE_COMPILE" % name)
                     continue
-                first, last = span
-                # First among edits at this offset, so it stands before an inserted
-                # HIPAMP_RESTRICT (result() sorts stably).
-                self.edits.insert(0, (first, first, "#if %s  // C++ AMP overloads %s on "
-                                      "restriction\n" % (guard, name), "restrict",
-                                      "%s(%s): the restrict(%s) overload only %s" % (
-                                          name, params, "amp" if guard[0] != "!" else "cpu",
-                                          "in GPU device passes" if guard[0] != "!" else
-                                          "in host passes (kernels on the CPU device call it too)")))
-                self.edit(last, last, "\n#endif", "restrict", None)
                 if guard[0] != "!":
                     self.warn(offset, "restrict", "%s is overloaded on restriction: on the CPU "
                               "device kernels call its restrict(cpu) overload" % name)
@@ -820,18 +803,25 @@ class Port:
         offset, params, start, clause_end = decl
         if self.src.mask[clause_end:].lstrip(" \t\r\n")[:1] != "{":
             return  # a declaration, not a definition: harmless in every pass
-        span = self.declaration_lines(start, clause_end)
-        if span is None:
+        if not self.bracket_lines(
+                start, clause_end, "#if !HIPAMP_DEVICE_COMPILE  // restrict(cpu): host passes only",
+                "%s(%s) defined restrict(cpu) outside its class: only in host passes (a "
+                "restrict(amp) overload may be the GPU's)" % (name, params)):
             self.warn(offset, "restrict", "%s is defined restrict(cpu) outside its class; could "
                       "not bracket it by whole lines: if its class overloads it on restriction, "
                       "put it in #if !HIPAMP_DEVICE_COMPILE" % name)
-            return
+
+    def bracket_lines(self, start, clause_end, opening, message):
+        """Puts the declaration's whole lines between `opening` (an #if line) and #endif; False
+        when they are not whole lines. The #if goes first among edits at its offset, so it
+        stands before an inserted HIPAMP_RESTRICT (result() sorts stably)."""
+        span = self.declaration_lines(start, clause_end)
+        if span is None:
+            return False
         first, last = span
-        self.edits.insert(0, (first, first, "#if !HIPAMP_DEVICE_COMPILE  // restrict(cpu): host "
-                              "passes only\n", "restrict",
-                              "%s(%s) defined restrict(cpu) outside its class: only in host passes "
-                              "(a restrict(amp) overload may be the GPU's)" % (name, params)))
+        self.edits.insert(0, (first, first, opening + "\n", "restrict", message))
         self.edit(last, last, "\n#endif", "restrict", None)
+        return True
 
     def declaration_lines(self, start, clause_end):
         """The whole lines holding a function declaration or definition that starts at start
@@ -2597,6 +2587,12 @@ def amp_restricted_at(mask, offset):
 LAMBDA_HEAD = re.compile(r"\]\s*(?:%s\s*)?(?:\((?:[^()]|\([^()]*\))*\))?\s*(?:mutable\b|"
                          r"restrict\s*\([^()]*\)|__GPU(?:_ONLY)?\b|%s\b|->[^{;]*|\s)*$"
                          % (RESTRICT_MACRO, RESTRICT_MACRO))
+
+
+def declared_names(text):
+    """The names text declares, roughly (a type or declarator-ish token, then the name, then
+    = ; , ( [ { or )): parameters, locals, members."""
+    return set(re.findall(r"[\w>&*\]]\s+&?\*?([A-Za-z_]\w*)\s*(?=[=;,()\[{])", text))
 
 
 def callee_of_argument(mask, offset):
