@@ -8,7 +8,8 @@
 //        -I include -I <build>/include scripts/sort_pass_profile.cu -o sort_pass_profile
 //   ./sort_pass_profile [log2 sizes...]        (default 22 24 26)
 //   ./sort_pass_profile ncu                    one run of each kernel at 2^24, for ncu
-//   ./sort_pass_profile s18 | s18c [sizes]     issue 18's stable-sort comparisons
+//   ./sort_pass_profile s18 | s18c | s18d [sizes]  issue 18's stable-sort comparisons
+//                                              (a negative size: that many elements)
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -134,6 +135,7 @@ static cudaStream_t stream;
 static bool ncu_mode = false;
 static bool s18 = false;
 static bool s18c = false;
+static bool s18d = false;
 
 struct steps {
   std::vector<cudaEvent_t> ev;
@@ -168,10 +170,10 @@ T* merge_passes(T* from, T* to, unsigned* splits, unsigned n, unsigned tile, Les
       const unsigned long long lanes = static_cast<unsigned long long>(pass.blocks) * Lanes;
       gk::merge_partition_kernel<Lanes, T, Less>
           <<<static_cast<unsigned>((lanes + 255) / 256), 256, 0, stream>>>(
-              from, n, pass, Policy::per_block, splits, less);
+              from, n, pass, Policy::per_block, splits, gk::run_samples<const T>{}, 0u, less);
     }
     gk::merge_kernel<T, Policy, Less><<<pass.blocks, Policy::threads, 0, stream>>>(
-        from, to, n, pass, partition ? splits : nullptr, less);
+        from, to, n, pass, partition ? splits : nullptr, gk::run_samples<T>{}, less);
     CK(cudaGetLastError());
     st.mark("pass");
     std::swap(from, to);
@@ -185,6 +187,7 @@ struct buffers {
   std::vector<T> host;
   T *pristine, *data, *scratch;
   unsigned* splits;
+  T* samples;  // run_samples' two arrays (the library's merge_sort counts their halves)
   explicit buffers(unsigned count, unsigned seed) : n(count), host(count) {
     std::mt19937 g(seed);
     for (unsigned i = 0; i < count; ++i) fill(host[i], g, i);
@@ -192,6 +195,7 @@ struct buffers {
     CK(cudaMalloc(&data, n * sizeof(T)));
     CK(cudaMalloc(&scratch, n * sizeof(T)));
     CK(cudaMalloc(&splits, (n / 512 + 16) * sizeof(unsigned)));
+    CK(cudaMalloc(&samples, (n / 512 + 512) * sizeof(T)));
     CK(cudaMemcpy(pristine, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   }
   ~buffers() {
@@ -199,6 +203,7 @@ struct buffers {
     cudaFree(data);
     cudaFree(scratch);
     cudaFree(splits);
+    cudaFree(samples);
   }
   void restore() {
     CK(cudaMemcpyAsync(data, pristine, n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
@@ -281,7 +286,8 @@ template <class BlockPolicy, class Policy, int Lanes, class T, class Less>
 T* merged_then_merge(buffers<T>& b, Less less, steps& st) {
   const unsigned tile = BlockPolicy::per_block;
   gk::block_merge_sort_kernel<T, BlockPolicy, Less>
-      <<<(b.n + tile - 1) / tile, BlockPolicy::threads, 0, stream>>>(b.data, b.scratch, b.n, less);
+      <<<(b.n + tile - 1) / tile, BlockPolicy::threads, 0, stream>>>(
+          b.data, b.scratch, b.n, gk::run_samples<T>{}, 1u, less);
   CK(cudaGetLastError());
   st.mark("block");
   return merge_passes<T, Policy, Lanes>(b.scratch, b.data, b.splits, b.n, tile, less, st);
@@ -326,10 +332,11 @@ void partition_launch(bool chained, const T* in, unsigned n, const mp::pass_shap
   if (chained) {
     CK(hipamp::detail::gpu::vendor::launch_chained(gk::merge_partition_kernel<Lanes, T, Less>,
                                                    blocks, 256, stream, in, n, pass, per_block,
-                                                   splits, less));
+                                                   splits, gk::run_samples<const T>{}, 0u,
+                                                   less));
   } else {
-    gk::merge_partition_kernel<Lanes, T, Less>
-        <<<blocks, 256, 0, stream>>>(in, n, pass, per_block, splits, less);
+    gk::merge_partition_kernel<Lanes, T, Less><<<blocks, 256, 0, stream>>>(
+        in, n, pass, per_block, splits, gk::run_samples<const T>{}, 0u, less);
     CK(cudaGetLastError());
   }
 }
@@ -341,7 +348,7 @@ void partition_launch(bool chained, const T* in, unsigned n, const mp::pass_shap
 template <class E, class Policy, class Less>
 __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     lean_merge_kernel(const E* in, E* out, unsigned n, mp::pass_shape pass, const unsigned* splits,
-                      Less less) {
+                      gk::run_samples<E>, Less less) {
   constexpr unsigned threads = Policy::threads;
   constexpr int items = Policy::items;
   constexpr unsigned per_block = Policy::per_block;
@@ -474,9 +481,10 @@ T* whole_sort(buffers<T>& b, Less less, steps& st) {
       Lean ? lean_merge_kernel<T, Policy, Less> : gk::merge_kernel<T, Policy, Less>;
   if (Chained) {
     CK(vd::launch_chained(block_kernel, (n + tile - 1) / tile, BlockPolicy::threads, stream, b.data,
-                          from, n, less));
+                          from, n, gk::run_samples<T>{}, 1u, less));
   } else {
-    block_kernel<<<(n + tile - 1) / tile, BlockPolicy::threads, 0, stream>>>(b.data, from, n, less);
+    block_kernel<<<(n + tile - 1) / tile, BlockPolicy::threads, 0, stream>>>(
+        b.data, from, n, gk::run_samples<T>{}, 1u, less);
     CK(cudaGetLastError());
   }
   T* to = from == b.data ? b.scratch : b.data;
@@ -487,9 +495,11 @@ T* whole_sort(buffers<T>& b, Less less, steps& st) {
     const unsigned* splits = partition ? b.splits : nullptr;
     if (Chained) {
       CK(vd::launch_chained(merge_kernel, pass.blocks, Policy::threads, stream,
-                            static_cast<const T*>(from), to, n, pass, splits, less));
+                            static_cast<const T*>(from), to, n, pass, splits,
+                            gk::run_samples<T>{}, less));
     } else {
-      merge_kernel<<<pass.blocks, Policy::threads, 0, stream>>>(from, to, n, pass, splits, less);
+      merge_kernel<<<pass.blocks, Policy::threads, 0, stream>>>(from, to, n, pass, splits,
+                                                                gk::run_samples<T>{}, less);
       CK(cudaGetLastError());
     }
     std::swap(from, to);
@@ -515,7 +525,8 @@ T* bitonic_chained(buffers<T>& b, Less less, steps& st) {
     if (partition) partition_launch<32>(true, from, n, pass, Policy::per_block, b.splits, less);
     CK(vd::launch_chained(gk::merge_kernel<T, Policy, Less>, pass.blocks, Policy::threads, stream,
                           static_cast<const T*>(from), to, n, pass,
-                          static_cast<const unsigned*>(partition ? b.splits : nullptr), less));
+                          static_cast<const unsigned*>(partition ? b.splits : nullptr),
+                          gk::run_samples<T>{}, less));
     std::swap(from, to);
   }
   st.mark("sort");
@@ -579,6 +590,8 @@ int main(int argc, char** argv) {
       s18 = true;
     } else if (std::strcmp(argv[i], "s18c") == 0) {
       s18c = true;
+    } else if (std::strcmp(argv[i], "s18d") == 0) {
+      s18d = true;
     } else {
       sizes.push_back(std::atoi(argv[i]));
     }
@@ -589,6 +602,55 @@ int main(int argc, char** argv) {
   // Issue 18, s18c: chained launches beside plain ones, beside CUB (which chains its launches
   // since CCCL 2.8) and the library's sorts; a leaner merge kernel (lean_merge_kernel) and the
   // merge policy's blocks per multiprocessor, chained.
+  // Issue 18, s18d: the library's merge sorts with the partition searching the samples of the
+  // input's chunks first (run_samples) against the data alone, by partition lanes; larger block
+  // merge sort tiles (a pass fewer) with the data-alone partition.
+  if (s18d) {
+    using m17 = gk::merge_policy<256, 17, 5>;
+    using m6 = gk::merge_policy<256, 17, 6>;
+    for (int p : sizes) {
+      buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
+      cub_sort("cub stable merge sort", b, by_high_u32{}, true);
+      const auto lib_stable = [&](const char* name, bool sampled, int lanes) {
+        profile(name, b, by_high_u32{}, true, [sampled, lanes](buffers<u32>& bb, steps& st) {
+          gk::merge_sort<u32, true>(bb.data, bb.scratch, bb.splits, bb.n, by_high_u32{}, stream,
+                                    gk::merge_partition_min_blocks, 0,
+                                    sampled ? bb.samples : nullptr, lanes);
+          st.mark("sort");
+          return bb.data;
+        });
+      };
+      lib_stable("stable, data search (e82d0d7)", false, 0);
+      lib_stable("stable, sampled, tuning lanes", true, 0);
+      lib_stable("stable, sampled, 32 lanes", true, 32);
+      lib_stable("stable, sampled, 8 lanes", true, 8);
+      lib_stable("stable, sampled, 2 lanes", true, 2);
+      lib_stable("stable, data search, 8 lanes", false, 8);
+      lib_stable("stable, data search, 32 lanes", false, 32);
+      lib_stable("stable, data search (e82d0d7) again", false, 0);
+      lib_stable("stable, sampled, tuning lanes again", true, 0);
+      run_whole<m17, m6, true>("whole: block 256x17 min5, merge min6 (e82d0d7)", b);
+      run_whole<gk::merge_policy<512, 17, 3>, m6, true>("whole: block 512x17 min3", b);
+      run_whole<gk::merge_policy<512, 17, 2>, m6, true>("whole: block 512x17 min2", b);
+      run_whole<gk::merge_policy<512, 17, 0>, m6, true>("whole: block 512x17 min0", b);
+      run_whole<gk::merge_policy<1024, 11, 1>, m6, true>("whole: block 1024x11 min1", b);
+      cub_sort("cub merge sort", b, less_u32{}, false);
+      const auto lib_fast = [&](const char* name, bool sampled, int lanes) {
+        profile(name, b, less_u32{}, false, [sampled, lanes](buffers<u32>& bb, steps& st) {
+          gk::merge_sort<u32, false>(bb.data, bb.scratch, bb.splits, bb.n, less_u32{}, stream,
+                                     gk::merge_partition_min_blocks, 0,
+                                     sampled ? bb.samples : nullptr, lanes);
+          st.mark("sort");
+          return bb.data;
+        });
+      };
+      lib_fast("merge sort, data search (e82d0d7)", false, 0);
+      lib_fast("merge sort, sampled, tuning lanes", true, 0);
+      lib_fast("merge sort, sampled, 32 lanes", true, 32);
+    }
+    CK(cudaStreamDestroy(stream));
+    return 0;
+  }
   if (s18c) {
     using m17 = gk::merge_policy<256, 17, 5>;
     for (int p : sizes) {

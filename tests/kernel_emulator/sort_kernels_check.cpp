@@ -104,13 +104,17 @@ void check_merge_keys(unsigned length, std::uint32_t distinct, unsigned large_ti
   std::vector<std::uint32_t> expected = data;
   std::stable_sort(expected.begin(), expected.end());
   std::vector<std::uint32_t> scratch(length, 0xdeadbeefu);
-  std::vector<unsigned> splits(gk::merge_split_count<std::uint32_t>(
-      length, gk::merge_sort_tile<std::uint32_t, false, Tiles>()));
-  // Every other size finds its splits in merge_partition_kernel (from one block on).
+  constexpr unsigned tile = gk::merge_sort_tile<std::uint32_t, false, Tiles>();
+  std::vector<unsigned> splits(gk::merge_split_count<std::uint32_t>(length, tile));
+  std::vector<std::uint32_t> samples(
+      2 * gk::merge_sample_count<std::uint32_t>(length, tile, Tiles == gk::block_sort::merge));
+  // Every other size finds its splits in merge_partition_kernel (from one block on), by the
+  // samples of the chunks (run_samples) when the size is also a multiple of 4.
   const unsigned partition_min_blocks = length % 2 == 0 ? 1u : ~0u;
   gk::merge_sort<std::uint32_t, false, Tiles>(data.data(), scratch.data(), splits.data(), length,
                                               less_u32{}, nullptr, partition_min_blocks,
-                                              large_tile_min);
+                                              large_tile_min,
+                                              length % 4 == 0 ? samples.data() : nullptr);
   report(Tiles == gk::block_sort::merge ? "merge sort, u32, merged tiles"
          : large_tile_min != 0          ? "merge sort, u32, 2^15 tiles"
                                         : "merge sort, u32 keys",
@@ -123,10 +127,11 @@ void check_merge_u64(unsigned length) {
   std::vector<std::uint64_t> expected = data;
   std::stable_sort(expected.begin(), expected.end(), by_high);
   std::vector<std::uint64_t> scratch(length);
-  std::vector<unsigned> splits(
-      gk::merge_split_count<std::uint64_t>(length, gk::merge_sort_tile<std::uint64_t, true>()));
+  constexpr unsigned tile = gk::merge_sort_tile<std::uint64_t, true>();
+  std::vector<unsigned> splits(gk::merge_split_count<std::uint64_t>(length, tile));
+  std::vector<std::uint64_t> samples(2 * gk::merge_sample_count<std::uint64_t>(length, tile, true));
   gk::merge_sort<std::uint64_t, true>(data.data(), scratch.data(), splits.data(), length, by_high,
-                                      nullptr, 1u);
+                                      nullptr, 1u, 0, length % 2 == 0 ? samples.data() : nullptr);
   report("stable merge sort, u64 by high half", length, 1, data == expected);
 }
 void check_merge_u32_stable(unsigned length) {
@@ -136,10 +141,16 @@ void check_merge_u32_stable(unsigned length) {
   std::vector<std::uint32_t> expected = data;
   std::stable_sort(expected.begin(), expected.end(), by_high);
   std::vector<std::uint32_t> scratch(length);
-  std::vector<unsigned> splits(
-      gk::merge_split_count<std::uint32_t>(length, gk::merge_sort_tile<std::uint32_t, true>()));
+  constexpr unsigned tile = gk::merge_sort_tile<std::uint32_t, true>();
+  std::vector<unsigned> splits(gk::merge_split_count<std::uint32_t>(length, tile));
+  std::vector<std::uint32_t> samples(2 * gk::merge_sample_count<std::uint32_t>(length, tile, true));
+  // Odd sizes: every pass's blocks search their splits; even: merge_partition_kernel, by the
+  // samples (run_samples) unless the size is a multiple of 4; lanes 2, 8 or 32 by the size.
+  const int lanes[] = {2, 8, 32};
   gk::merge_sort<std::uint32_t, true>(data.data(), scratch.data(), splits.data(), length, by_high,
-                                      nullptr, length % 2 == 0 ? 1u : ~0u);
+                                      nullptr, length % 2 == 0 ? 1u : ~0u, 0,
+                                      length % 4 != 0 ? samples.data() : nullptr,
+                                      lanes[length / 2 % 3]);
   report("stable merge sort, u32 by high half", length, 1, data == expected);
 }
 struct tagged {  // 12 bytes, sorted by y only: ties everywhere, x tells the original order
@@ -161,10 +172,13 @@ void check_merge_tagged(unsigned length, unsigned distinct, const char* what) {
   std::vector<tagged> expected = data;
   std::stable_sort(expected.begin(), expected.end(), Less{});
   std::vector<tagged> scratch(length);
-  std::vector<unsigned> splits(
-      gk::merge_split_count<tagged>(length, gk::merge_sort_tile<tagged, Stable, Tiles>()));
+  constexpr unsigned tile = gk::merge_sort_tile<tagged, Stable, Tiles>();
+  std::vector<unsigned> splits(gk::merge_split_count<tagged>(length, tile));
+  std::vector<tagged> samples(2 * gk::merge_sample_count<tagged>(
+                                      length, tile, Stable || Tiles == gk::block_sort::merge));
   gk::merge_sort<tagged, Stable, Tiles>(data.data(), scratch.data(), splits.data(), length, Less{},
-                                        nullptr, length % 3 == 0 ? ~0u : 1u);
+                                        nullptr, length % 3 == 0 ? ~0u : 1u, 0,
+                                        length % 2 == 1 ? samples.data() : nullptr);
   bool ok = true;
   if (Stable) {
     for (unsigned i = 0; i < length; ++i) ok = ok && data[i].x == expected[i].x;
@@ -213,7 +227,9 @@ int main() {
   // Stable u32 (block merge sort tiles of default_block_merge_policy, then merges) around the
   // tile and the merge runs, many duplicates: by the high half, against std::stable_sort.
   constexpr unsigned stable_tile = gk::merge_sort_tile<std::uint32_t, true>();
-  for (unsigned n : {stable_tile - 1, stable_tile + 1, 2 * stable_tile + 1, 4 * stable_tile - 1})
+  for (unsigned n : {stable_tile - 1, stable_tile + 1, 2 * stable_tile + 1, 4 * stable_tile - 1,
+                     2 * stable_tile + 2, 4 * stable_tile + 6, 8 * stable_tile - 2,
+                     9 * stable_tile + 10, 17 * stable_tile + 2, 16 * stable_tile + 14})
     check_merge_u32_stable(n);
   constexpr unsigned pair_tile = gk::merge_sort_tile<tagged, true>();
   // (8-byte elements: 12 items a thread, a block of 3072; stable with many ties.)

@@ -81,6 +81,17 @@ struct shared_run {
   }
 };
 
+// The first and last key of every chunk of `chunk` elements (a merge block's outputs) of the
+// runs a kernel writes, for the next pass's merge_partition_kernel: chunk c of run r (c from 0,
+// each run cut from its start) is entry r * ceil(run / chunk) + c. The partition then finds a
+// block's split among the samples first (a few kilobytes, in L2) and searches only one chunk
+// of the data (tuning_sort.hpp, merge_sampled_partition_lanes, says what it saved).
+template <class E>
+struct run_samples {
+  E* first = nullptr;  // nullptr: no samples kept
+  E* last = nullptr;
+};
+
 // The block sort by merging (stable; the tile of the stable sorts, and of the others where the
 // policy says so): each thread sorts `items` consecutive elements in registers by odd-even
 // transposition (adjacent exchanges only when strictly out of order: stable), then
@@ -89,7 +100,8 @@ struct shared_run {
 // how many of its elements exist, and every run is clipped to the tile's count.
 template <class E, class Policy, class Less>
 __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
-    block_merge_sort_kernel(const E* in, E* out, unsigned n, Less less) {
+    block_merge_sort_kernel(const E* in, E* out, unsigned n, run_samples<E> samples,
+                            unsigned chunk, Less less) {
   constexpr unsigned threads = Policy::threads;
   constexpr int items = Policy::items;
   constexpr unsigned per_block = Policy::per_block;
@@ -185,6 +197,16 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     if (static_cast<unsigned>(k) < valid) keys[merge_slot<pad>(first + k)] = x[k];
   }
   __syncthreads();
+  if (samples.first != nullptr) {
+    // The tile is one run: its chunks' first and last keys.
+    const unsigned chunks = (per_block + chunk - 1) / chunk;
+    if (tid < chunks && tid * chunk < count) {
+      const unsigned end = (tid + 1) * chunk < count ? (tid + 1) * chunk : count;
+      const std::size_t c = static_cast<std::size_t>(blockIdx.x) * chunks + tid;
+      samples.first[c] = keys[merge_slot<pad>(tid * chunk)];
+      samples.last[c] = keys[merge_slot<pad>(end - 1)];
+    }
+  }
 #pragma unroll
   for (int r = 0; r < items; ++r) {
     const unsigned i = tid + r * threads;
@@ -197,9 +219,47 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
 // predicate turns false. Every probe of a wide range lands on its own sector of device
 // memory, so wide groups multiply the bytes a pass's search reads (tuning_sort.hpp's
 // merge_partition_lanes says what that cost).
+// With `samples` (the first and last key of every chunk of per_block elements of the input
+// runs, run_chunks chunks a run: run_samples) the search first finds the chunk of A where the
+// path crosses the diagonal among the samples: at split i = t * per_block the path's test
+// compares A[t * per_block], a chunk's first key, with B[d - 1 - i], the last key of a chunk of
+// B, since d is a multiple of per_block too. Only that chunk of the data is searched then.
+
+// The first position of [lo, hi) where `before` (true on a prefix) is false, searched by a
+// group of `lanes` lanes of a warp (first_lane: the group's first lane); every lane of the warp
+// calls it (ballots), with its own range (empty for lanes whose group has none).
+template <unsigned lanes, class Before>
+__device__ HIPAMP_ALWAYS_INLINE inline unsigned group_search(unsigned lo, unsigned hi,
+                                                             unsigned lane, unsigned first_lane,
+                                                             const Before& before_at) {
+  constexpr lane_mask_t group_mask =
+      lanes >= sizeof(lane_mask_t) * 8 ? ~lane_mask_t(0) : (lane_mask_t(1) << lanes) - 1u;
+  while (ballot(lo < hi) != 0) {
+    const unsigned span = hi - lo;
+    const unsigned probes = span < lanes ? span : lanes;
+    const auto probe = [&](unsigned j) {
+      return span <= lanes ? lo + j
+                           : lo + static_cast<unsigned>(static_cast<unsigned long long>(span) *
+                                                        (j + 1) / (lanes + 1));
+    };
+    const bool before = lane < probes && before_at(probe(lane));
+    // The predicate holds on a prefix of the probes: its length is the first lane without it.
+    const lane_mask_t inverse = ~(ballot(before) >> first_lane) & group_mask;
+    const unsigned count = inverse == 0 ? lanes : static_cast<unsigned>(lowest_lane(inverse));
+    if (lo < hi) {
+      const unsigned new_lo = count > 0 ? probe(count - 1) + 1 : lo;
+      hi = count < probes ? probe(count) : hi;
+      lo = new_lo;
+    }
+  }
+  return lo;
+}
+
 template <int Lanes, class E, class Less>
 __global__ void merge_partition_kernel(const E* in, unsigned n, merge::pass_shape pass,
-                                       unsigned per_block, unsigned* splits, Less less) {
+                                       unsigned per_block, unsigned* splits,
+                                       run_samples<const E> samples, unsigned run_chunks,
+                                       Less less) {
   static_assert(Lanes >= 1 && warp_size_min % Lanes == 0,
                 "hipamp: a merge partition group is a divisor of the warp");
   constexpr unsigned lanes = static_cast<unsigned>(Lanes);
@@ -209,10 +269,8 @@ __global__ void merge_partition_kernel(const E* in, unsigned n, merge::pass_shap
   const unsigned lane = static_cast<unsigned>(thread % lanes);
   // The group's bits in the warp's ballot.
   const unsigned first_lane = threadIdx.x % static_cast<unsigned>(warp_size) / lanes * lanes;
-  constexpr lane_mask_t group_mask =
-      lanes >= sizeof(lane_mask_t) * 8 ? ~lane_mask_t(0) : (lane_mask_t(1) << lanes) - 1u;
-  // Groups past the last block stay in the loop (whole warps take part in every ballot) with
-  // an empty range.
+  // Groups past the last block stay in the searches (whole warps take part in every ballot)
+  // with an empty range.
   const bool active = block < pass.blocks;
   merge::block_span s{};
   unsigned lo = 0, hi = 0;
@@ -227,24 +285,23 @@ __global__ void merge_partition_kernel(const E* in, unsigned n, merge::pass_shap
   // The merge pass after this one may be placed at once: it waits for this kernel's end.
   release_next_grid();
   wait_for_prior_grid();
-  while (ballot(lo < hi) != 0) {
-    const unsigned span = hi - lo;
-    const unsigned probes = span < lanes ? span : lanes;
-    const auto probe = [&](unsigned j) {
-      return span <= lanes ? lo + j
-                           : lo + static_cast<unsigned>(static_cast<unsigned long long>(span) *
-                                                        (j + 1) / (lanes + 1));
-    };
-    const bool before = lane < probes && merge::before_path(a, b, diag, probe(lane), less);
-    // The predicate holds on a prefix of the probes: its length is the first lane without it.
-    const lane_mask_t inverse = ~(ballot(before) >> first_lane) & group_mask;
-    const unsigned count = inverse == 0 ? lanes : static_cast<unsigned>(lowest_lane(inverse));
-    if (lo < hi) {
-      const unsigned new_lo = count > 0 ? probe(count - 1) + 1 : lo;
-      hi = count < probes ? probe(count) : hi;
-      lo = new_lo;
-    }
+  if (samples.first != nullptr) {
+    // Chunks t of A with t * per_block in [lo, hi); B's chunk before diagonal d - t * per_block
+    // is chunk diag / per_block - 1 - t of B (whole: lo >= diag - b_count).
+    const unsigned t_lo = (lo + per_block - 1) / per_block;
+    const unsigned t_hi = (hi + per_block - 1) / per_block;
+    const std::size_t pair = active ? block / pass.blocks_per_pair : 0u;
+    const std::size_t a_chunk = 2u * pair * run_chunks;
+    const std::size_t b_end = (2u * pair + 1u) * run_chunks + diag / per_block;
+    const unsigned t = group_search<lanes>(t_lo, t_hi, lane, first_lane, [&](unsigned c) {
+      return !less(samples.last[b_end - 1u - c], samples.first[a_chunk + c]);
+    });
+    // The path is past chunk t - 1's first key and not past chunk t's.
+    if (t > t_lo) lo = (t - 1u) * per_block + 1u;
+    if (t < t_hi) hi = t * per_block;
   }
+  lo = group_search<lanes>(lo, hi, lane, first_lane,
+                           [&](unsigned i) { return merge::before_path(a, b, diag, i, less); });
   if (active && lane == 0) splits[block] = lo;
 }
 
@@ -252,7 +309,7 @@ __global__ void merge_partition_kernel(const E* in, unsigned n, merge::pass_shap
 template <class E, class Policy, class Less>
 __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     merge_kernel(const E* in, E* out, unsigned n, merge::pass_shape pass, const unsigned* splits,
-                 Less less) {
+                 run_samples<E> samples, Less less) {
   constexpr unsigned threads = Policy::threads;
   constexpr int items = Policy::items;
   constexpr unsigned per_block = Policy::per_block;
@@ -372,6 +429,11 @@ __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
     if (i < total) keys[merge_slot<pad>(i)] = x[k];
   }
   __syncthreads();
+  // The block's outputs are chunk blockIdx.x of the next pass's runs (run_samples).
+  if (samples.first != nullptr && tid < 2 && total > 0) {
+    (tid == 0 ? samples.first : samples.last)[blockIdx.x] =
+        keys[merge_slot<pad>(tid == 0 ? 0u : total - 1u)];
+  }
   E* o = out + s.start + s.d_first;
 #pragma unroll
   for (int r = 0; r < items; ++r) {

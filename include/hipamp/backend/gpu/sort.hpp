@@ -372,22 +372,35 @@ unsigned merge_split_count(unsigned n, unsigned tile) {
   }
   return most;
 }
-// Finds the first split of every block of `pass` into `splits`, with `Lanes` lanes per block
-// (merge_partition_lanes: 32, 8 or 2).
+// Entries of each of run_samples' two arrays for a sort of n elements from tiles of `tile`:
+// the chunks of the tiles (merged tiles; the bitonic tiles keep none) or of any pass's outputs
+// (a pass writes one per merge block).
+template <class T>
+unsigned merge_sample_count(unsigned n, unsigned tile, bool merged_tiles) {
+  const unsigned chunk = default_merge_policy<T>::per_block;
+  const unsigned long long tiles = (static_cast<unsigned long long>(n) + tile - 1) / tile;
+  const unsigned long long of_tiles = merged_tiles ? tiles * ((tile + chunk - 1) / chunk) : 0u;
+  const unsigned passes = merge_split_count<T>(n, tile);
+  return static_cast<unsigned>(of_tiles > passes ? of_tiles : passes);
+}
+// Finds the first split of every block of `pass` into `splits`, with `lanes` lanes per block
+// (32, 8 or 2: merge_partition_lanes, merge_sampled_partition_lanes), by the samples of the
+// input's chunks where given (run_chunks a run).
 template <int Lanes, class T, class Less>
-void launch_merge_partition(const T* in, unsigned n, const merge::pass_shape& pass,
-                            unsigned per_block, unsigned* splits, const Less& less,
-                            stream_t stream) {
+void launch_merge_partition(int lanes, const T* in, unsigned n, const merge::pass_shape& pass,
+                            unsigned per_block, unsigned* splits, run_samples<const T> samples,
+                            unsigned run_chunks, const Less& less, stream_t stream) {
   if constexpr (Lanes > 2) {
-    if (merge_partition_lanes(pass.blocks) < Lanes) {
-      return launch_merge_partition<Lanes / 4>(in, n, pass, per_block, splits, less, stream);
+    if (lanes < Lanes) {
+      return launch_merge_partition<Lanes / 4>(lanes, in, n, pass, per_block, splits, samples,
+                                               run_chunks, less, stream);
     }
   }
   constexpr int partition_threads = 256;
-  const unsigned long long lanes = static_cast<unsigned long long>(pass.blocks) * Lanes;
+  const unsigned long long threads = static_cast<unsigned long long>(pass.blocks) * Lanes;
   check(vendor::launch_chained(merge_partition_kernel<Lanes, T, Less>,
-                               blocks_for(lanes, partition_threads), partition_threads, stream, in,
-                               n, pass, per_block, splits, less),
+                               blocks_for(threads, partition_threads), partition_threads, stream,
+                               in, n, pass, per_block, splits, samples, run_chunks, less),
         "hipamp::sort: merge partition kernel");
 }
 
@@ -402,10 +415,14 @@ void bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, stream_t 
       .tile_pass(1, tile_stages);
 }
 
+// `samples`: room for merge_sample_count(n, tile, merged tiles) entries twice (first keys, then last keys);
+// nullptr: the partitions search the data alone. partition_lanes: the partition kernel's lanes
+// (0: the tuning's). large_tile_min: from how many elements the large tiles are taken (0: the
+// tuning's). All three for the tests' and the profiles' sake.
 template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
 void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& less,
                 stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks,
-                unsigned large_tile_min = 0) {
+                unsigned large_tile_min = 0, T* samples = nullptr, int partition_lanes = 0) {
   if (n < 2) return;
   using policy = std::conditional_t<Stable, stable_merge_policy<T>, default_merge_policy<T>>;
   static_assert(policy::per_block == default_merge_policy<T>::per_block,
@@ -415,7 +432,6 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
   constexpr bool has_large = !merged_tiles && !std::is_same_v<large_shape, default_tile_shape<T>>;
   bool large = false;
   if constexpr (has_large) {
-    // (large_tile_min: the tests' way to reach the large tiles at small sizes; 0: the tuning's.)
     if (n >= (large_tile_min != 0 ? large_tile_min : merge_large_tile_min)) {
       int device = 0;
       HIPAMP_GPU_CHECK(gpu_get_device(&device));
@@ -427,13 +443,22 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
                               : merge_sort_tile<T, Stable, Tiles>();
   const int passes = merge::pass_count(n, tile);
   T* from = passes % 2 == 1 ? scratch : data;
+  // Samples of the chunks of per_block outputs of each kernel, for the next pass's partition
+  // (the bitonic tiles keep none: the first pass after them searches the data alone).
+  const bool keep_samples = samples != nullptr && splits != nullptr;
+  const unsigned sample_count = keep_samples ? merge_sample_count<T>(n, tile, merged_tiles) : 0u;
+  const run_samples<T> written{keep_samples ? samples : nullptr,
+                               keep_samples ? samples + sample_count : nullptr};
+  bool sampled = false;
   if constexpr (merged_tiles) {
     using block_policy = default_block_merge_policy<T>;
     // Chained to whatever ran before (it waits for it): the merge passes' chain starts here.
     check(vendor::launch_chained(block_merge_sort_kernel<T, block_policy, Less>,
                                  (n + tile - 1) / tile, block_policy::threads, stream,
-                                 static_cast<const T*>(data), from, n, less),
+                                 static_cast<const T*>(data), from, n, written,
+                                 static_cast<unsigned>(policy::per_block), less),
           "hipamp::sort: block merge sort kernel");
+    sampled = keep_samples;
   } else {
     if constexpr (has_large) {
       if (large) bitonic_tiles<T, large_shape>(data, from, n, less, stream);
@@ -446,25 +471,43 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
         merge::shape_pass(n, static_cast<unsigned>(width), policy::per_block);
     const bool partition = splits != nullptr && pass.blocks >= partition_min_blocks;
     if (partition) {
-      launch_merge_partition<32>(from, n, pass, policy::per_block, splits, less, stream);
+      const int lanes = partition_lanes != 0 ? partition_lanes
+                        : sampled            ? merge_sampled_partition_lanes(pass.blocks)
+                                             : merge_partition_lanes(pass.blocks);
+      const unsigned run_chunks =
+          static_cast<unsigned>((width + policy::per_block - 1) / policy::per_block);
+      launch_merge_partition<32>(
+          lanes, static_cast<const T*>(from), n, pass, policy::per_block, splits,
+          sampled ? run_samples<const T>{written.first, written.last} : run_samples<const T>{},
+          run_chunks, less, stream);
     }
     check(vendor::launch_chained(merge_kernel<T, policy, Less>, pass.blocks, policy::threads,
                                  stream, static_cast<const T*>(from), to, n, pass,
-                                 static_cast<const unsigned*>(partition ? splits : nullptr), less),
+                                 static_cast<const unsigned*>(partition ? splits : nullptr),
+                                 written, less),
           "hipamp::sort: merge kernel");
+    sampled = keep_samples;
     std::swap(from, to);
   }
 }
 template <class T, bool Stable, class Less>
 void merge_sort(const accelerator_view& av, T* data, unsigned n, const Less& less,
                 stream_t stream) {
-  const bool fits_tile = n <= merge_sort_tile<T, Stable>();
+  const unsigned tile = merge_sort_tile<T, Stable>();
+  const bool fits_tile = n <= tile;
+  // (Splits and samples are counted for the smallest tile the sort may take: enough for any.)
   const std::size_t data_bytes = device_scratch::aligned(std::size_t(n) * sizeof(T));
   const std::size_t split_bytes =
-      std::size_t(merge_split_count<T>(n, merge_sort_tile<T, Stable>())) * sizeof(unsigned);
-  device_scratch scratch(av, fits_tile ? 0 : data_bytes + split_bytes);
+      device_scratch::aligned(std::size_t(merge_split_count<T>(n, tile)) * sizeof(unsigned));
+  const std::size_t sample_bytes =
+      2 * std::size_t(merge_sample_count<T>(n, tile, Stable || default_block_sort<T> ==
+                                                                     block_sort::merge)) *
+      sizeof(T);
+  device_scratch scratch(av, fits_tile ? 0 : data_bytes + split_bytes + sample_bytes);
   merge_sort<T, Stable>(data, fits_tile ? nullptr : scratch.as<T>(),
-                        fits_tile ? nullptr : scratch.as<unsigned>(data_bytes), n, less, stream);
+                        fits_tile ? nullptr : scratch.as<unsigned>(data_bytes), n, less, stream,
+                        merge_partition_min_blocks, 0,
+                        fits_tile ? nullptr : scratch.as<T>(data_bytes + split_bytes));
 }
 
 }  // namespace sort_kernels

@@ -133,6 +133,13 @@ constexpr int merge_partition_lanes(unsigned blocks) {
   return blocks < 2048 ? 32 : blocks < 8192 ? 8 : 2;
 }
 
+// Lanes of merge_partition_kernel per merge block when it searches the samples of the input's
+// chunks first (run_samples, merge_sort.hpp): the samples sit in L2 and the data search is one
+// chunk (per_block elements) wide, so a wide group no longer reads much. (To be measured.)
+constexpr int merge_sampled_partition_lanes(unsigned blocks) {
+  return blocks < 2048 ? 32 : 8;
+}
+
 // The bitonic tiles of a large merge sort of 4-byte elements (CUB-sized sorts and up): 2^15
 // instead of 2^13, two merge passes fewer for a tile pass that costs about 1.35x (120 network
 // levels instead of 91; 1024 threads of 32 keys, which spill a little at 64 registers). Used
