@@ -8,7 +8,7 @@
 //        -I include -I <build>/include scripts/sort_pass_profile.cu -o sort_pass_profile
 //   ./sort_pass_profile [log2 sizes...]        (default 22 24 26)
 //   ./sort_pass_profile ncu                    one run of each kernel at 2^24, for ncu
-//   ./sort_pass_profile s18 | s18c | s18d [sizes]  issue 18's stable-sort comparisons
+//   ./sort_pass_profile s18 | s18c | s18d | s18e [sizes]  issue 18's stable-sort comparisons
 //                                              (a negative size: that many elements)
 #include <algorithm>
 #include <cstdint>
@@ -136,6 +136,7 @@ static bool ncu_mode = false;
 static bool s18 = false;
 static bool s18c = false;
 static bool s18d = false;
+static bool s18e = false;
 
 struct steps {
   std::vector<cudaEvent_t> ev;
@@ -592,6 +593,8 @@ int main(int argc, char** argv) {
       s18c = true;
     } else if (std::strcmp(argv[i], "s18d") == 0) {
       s18d = true;
+    } else if (std::strcmp(argv[i], "s18e") == 0) {
+      s18e = true;
     } else {
       sizes.push_back(std::atoi(argv[i]));
     }
@@ -611,10 +614,11 @@ int main(int argc, char** argv) {
     for (int p : sizes) {
       buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
       cub_sort("cub stable merge sort", b, by_high_u32{}, true);
+      // (256 x 17 tiles at every size: large_tile_min ~0u, as at 891ea83.)
       const auto lib_stable = [&](const char* name, bool sampled, int lanes) {
         profile(name, b, by_high_u32{}, true, [sampled, lanes](buffers<u32>& bb, steps& st) {
           gk::merge_sort<u32, true>(bb.data, bb.scratch, bb.splits, bb.n, by_high_u32{}, stream,
-                                    gk::merge_partition_min_blocks, 0,
+                                    gk::merge_partition_min_blocks, ~0u,
                                     sampled ? bb.samples : nullptr, lanes);
           st.mark("sort");
           return bb.data;
@@ -647,6 +651,49 @@ int main(int argc, char** argv) {
       lib_fast("merge sort, data search (e82d0d7)", false, 0);
       lib_fast("merge sort, sampled, tuning lanes", true, 0);
       lib_fast("merge sort, sampled, 32 lanes", true, 32);
+    }
+    CK(cudaStreamDestroy(stream));
+    return 0;
+  }
+  // Issue 18, s18e: the library's merge sorts as they stand (samples, the stable sort's large
+  // tiles from merge_large_block_min) against the same kernels configured as at e82d0d7 (data-
+  // alone partitions, 256 x 17 tiles), each twice, CUB beside them.
+  if (s18e) {
+    for (int p : sizes) {
+      buffers<u32> b(p > 0 ? 1u << p : static_cast<unsigned>(-p), 7);
+      // large: 0 the tuning's, ~0u never, 2 always; lanes 0: the tuning's.
+      const auto lib_stable = [&](const char* name, bool sampled, unsigned large) {
+        profile(name, b, by_high_u32{}, true, [sampled, large](buffers<u32>& bb, steps& st) {
+          gk::merge_sort<u32, true>(bb.data, bb.scratch, bb.splits, bb.n, by_high_u32{}, stream,
+                                    gk::merge_partition_min_blocks, large,
+                                    sampled ? bb.samples : nullptr, 0);
+          st.mark("sort");
+          return bb.data;
+        });
+      };
+      const auto lib_fast = [&](const char* name, bool sampled) {
+        profile(name, b, less_u32{}, false, [sampled](buffers<u32>& bb, steps& st) {
+          gk::merge_sort<u32, false>(bb.data, bb.scratch, bb.splits, bb.n, less_u32{}, stream,
+                                     gk::merge_partition_min_blocks, 0,
+                                     sampled ? bb.samples : nullptr, 0);
+          st.mark("sort");
+          return bb.data;
+        });
+      };
+      cub_sort("cub stable merge sort", b, by_high_u32{}, true);
+      lib_stable("stable as e82d0d7 (data search, 256x17)", false, ~0u);
+      lib_stable("stable, samples only", true, ~0u);
+      lib_stable("stable, large tiles only (tuning)", false, 0);
+      lib_stable("stable, this tree (samples, large tuning)", true, 0);
+      lib_stable("stable, samples, large tiles forced", true, 2);
+      lib_stable("stable as e82d0d7 again", false, ~0u);
+      lib_stable("stable, this tree again", true, 0);
+      cub_sort("cub stable merge sort again", b, by_high_u32{}, true);
+      cub_sort("cub merge sort", b, less_u32{}, false);
+      lib_fast("merge sort as e82d0d7 (data search)", false);
+      lib_fast("merge sort, this tree (samples)", true);
+      lib_fast("merge sort as e82d0d7 again", false);
+      lib_fast("merge sort, this tree again", true);
     }
     CK(cudaStreamDestroy(stream));
     return 0;

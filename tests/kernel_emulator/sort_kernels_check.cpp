@@ -134,7 +134,7 @@ void check_merge_u64(unsigned length) {
                                       nullptr, 1u, 0, length % 2 == 0 ? samples.data() : nullptr);
   report("stable merge sort, u64 by high half", length, 1, data == expected);
 }
-void check_merge_u32_stable(unsigned length) {
+void check_merge_u32_stable(unsigned length, unsigned large_tile_min = 0) {
   std::vector<std::uint32_t> data(length);
   for (auto& x : data) x = (rng() % 5) << 16 | (rng() & 0xffffu);
   const auto by_high = [](std::uint32_t a, std::uint32_t b) { return (a >> 16) < (b >> 16); };
@@ -148,10 +148,12 @@ void check_merge_u32_stable(unsigned length) {
   // samples (run_samples) unless the size is a multiple of 4; lanes 2, 8 or 32 by the size.
   const int lanes[] = {2, 8, 32};
   gk::merge_sort<std::uint32_t, true>(data.data(), scratch.data(), splits.data(), length, by_high,
-                                      nullptr, length % 2 == 0 ? 1u : ~0u, 0,
+                                      nullptr, length % 2 == 0 ? 1u : ~0u, large_tile_min,
                                       length % 4 != 0 ? samples.data() : nullptr,
                                       lanes[length / 2 % 3]);
-  report("stable merge sort, u32 by high half", length, 1, data == expected);
+  report(large_tile_min != 0 ? "stable merge sort, u32, large tiles"
+                             : "stable merge sort, u32 by high half",
+         length, 1, data == expected);
 }
 struct tagged {  // 12 bytes, sorted by y only: ties everywhere, x tells the original order
   float z;
@@ -231,6 +233,12 @@ int main() {
                      2 * stable_tile + 2, 4 * stable_tile + 6, 8 * stable_tile - 2,
                      9 * stable_tile + 10, 17 * stable_tile + 2, 16 * stable_tile + 14})
     check_merge_u32_stable(n);
+  // The block merge sort's large tiles (large_block_merge_policy), forced: around the tile and
+  // the merge runs above it, with and without samples.
+  constexpr unsigned large_block = gk::large_block_merge_policy<std::uint32_t>::per_block;
+  for (unsigned n : {large_block - 1, large_block + 1, large_block + 2, 2 * large_block + 2,
+                     4 * large_block + 6, 4 * large_block - 4, 5 * large_block + 10})
+    check_merge_u32_stable(n, 2u);
   constexpr unsigned pair_tile = gk::merge_sort_tile<tagged, true>();
   // (8-byte elements: 12 items a thread, a block of 3072; stable with many ties.)
   for (unsigned n : {3071u, 3072u, 3073u, 7000u, 20001u}) check_merge_u64(n);

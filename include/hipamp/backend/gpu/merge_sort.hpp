@@ -11,7 +11,9 @@
 //     four dependent global loads at 2^25 where a binary search makes 25). On grids of many
 //     waves those loads' latency is paid again by every wave; there merge_partition_kernel
 //     finds every block's first split beforehand (a group of 32, 8 or 2 lanes each, fewer as
-//     the pass has more blocks: tuning_sort.hpp) and the blocks read theirs.
+//     the pass has more blocks: tuning_sort.hpp) and the blocks read theirs. It searches the
+//     first and last keys of the input's chunks (run_samples: each block of the kernel before
+//     wrote its own) before the data, so that only one chunk of the data is searched.
 //  2. It loads its share of both runs (coalesced) into shared memory.
 //  3. Each thread finds its own split there by a binary search and merges `items` outputs
 //     sequentially into registers (ties take the left run: stable).

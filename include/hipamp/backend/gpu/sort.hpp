@@ -14,7 +14,10 @@
 // Merge sort (merge_sort.hpp): one row of more than a tile is sorted by tile_kernel's first
 // pass (stages 1..log2 S; large sorts of 4-byte elements take larger tiles,
 // large_merge_tile_shape) and then merge passes (merge path), each reading and writing every
-// element once; stable sorts sort their tiles by a block merge sort and merge stably.
+// element once; stable sorts sort their tiles by a block merge sort (of larger tiles from
+// merge_large_block_min elements, large_block_merge_policy) and merge stably. Every kernel
+// keeps the first and last key of each merge block's worth of its outputs (run_samples), so
+// the next pass's partition searches those before one chunk of the data.
 // Radix: primitive keys in the default order and large single sorts go to CUB's
 // DeviceRadixSort (rocPRIM's radix_sort_keys on ROCm) over ordered_bits, which keeps the
 // documented order (floats: NaNs last).
@@ -375,11 +378,15 @@ unsigned merge_split_count(unsigned n, unsigned tile) {
 // Entries of each of run_samples' two arrays for a sort of n elements from tiles of `tile`:
 // the chunks of the tiles (merged tiles; the bitonic tiles keep none) or of any pass's outputs
 // (a pass writes one per merge block).
+// (Tiles that are a multiple of the chunk count the same whatever their size.)
 template <class T>
 unsigned merge_sample_count(unsigned n, unsigned tile, bool merged_tiles) {
   const unsigned chunk = default_merge_policy<T>::per_block;
-  const unsigned long long tiles = (static_cast<unsigned long long>(n) + tile - 1) / tile;
-  const unsigned long long of_tiles = merged_tiles ? tiles * ((tile + chunk - 1) / chunk) : 0u;
+  const unsigned rest = n % tile;
+  const unsigned long long of_tiles =
+      merged_tiles ? static_cast<unsigned long long>(n / tile) * ((tile + chunk - 1) / chunk) +
+                         (rest + chunk - 1) / chunk
+                   : 0u;
   const unsigned passes = merge_split_count<T>(n, tile);
   return static_cast<unsigned>(of_tiles > passes ? of_tiles : passes);
 }
@@ -415,10 +422,11 @@ void bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, stream_t 
       .tile_pass(1, tile_stages);
 }
 
-// `samples`: room for merge_sample_count(n, tile, merged tiles) entries twice (first keys, then last keys);
-// nullptr: the partitions search the data alone. partition_lanes: the partition kernel's lanes
-// (0: the tuning's). large_tile_min: from how many elements the large tiles are taken (0: the
-// tuning's). All three for the tests' and the profiles' sake.
+// `samples`: room for merge_sample_count(n, tile, merged tiles) entries twice (first keys, then
+// last keys); nullptr: the partitions search the data alone. partition_lanes: the partition
+// kernel's lanes (0: the tuning's). large_tile_min: from how many elements the large tiles are
+// taken (the bitonic tiles of large_merge_tile_shape, or the block merge sort's of
+// large_block_merge_policy; 0: the tuning's). All three for the tests' and the profiles' sake.
 template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
 void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& less,
                 stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks,
@@ -439,8 +447,18 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
               static_cast<std::size_t>(max_shared_per_block(device));
     }
   }
-  const unsigned tile = large ? 1u << launch_shape<T, large_shape>::tile.log2_tile
-                              : merge_sort_tile<T, Stable, Tiles>();
+  using block_policy = default_block_merge_policy<T>;
+  using large_block_policy = large_block_merge_policy<T>;
+  constexpr bool has_large_block =
+      merged_tiles && !std::is_same_v<large_block_policy, block_policy>;
+  static_assert(!has_large_block || large_block_policy::per_block % policy::per_block == 0,
+                "hipamp: merge_sample_count counts the chunks of tiles of whole chunks");
+  if constexpr (has_large_block) {
+    large = n >= (large_tile_min != 0 ? large_tile_min : merge_large_block_min);
+  }
+  const unsigned tile = !large           ? merge_sort_tile<T, Stable, Tiles>()
+                        : has_large_block ? large_block_policy::per_block
+                                          : 1u << launch_shape<T, large_shape>::tile.log2_tile;
   const int passes = merge::pass_count(n, tile);
   T* from = passes % 2 == 1 ? scratch : data;
   // Samples of the chunks of per_block outputs of each kernel, for the next pass's partition
@@ -451,13 +469,20 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
                                keep_samples ? samples + sample_count : nullptr};
   bool sampled = false;
   if constexpr (merged_tiles) {
-    using block_policy = default_block_merge_policy<T>;
     // Chained to whatever ran before (it waits for it): the merge passes' chain starts here.
-    check(vendor::launch_chained(block_merge_sort_kernel<T, block_policy, Less>,
-                                 (n + tile - 1) / tile, block_policy::threads, stream,
-                                 static_cast<const T*>(data), from, n, written,
-                                 static_cast<unsigned>(policy::per_block), less),
-          "hipamp::sort: block merge sort kernel");
+    const auto sort_tiles = [&](auto kernel, int threads) {
+      check(vendor::launch_chained(kernel, (n + tile - 1) / tile, threads, stream,
+                                   static_cast<const T*>(data), from, n, written,
+                                   static_cast<unsigned>(policy::per_block), less),
+            "hipamp::sort: block merge sort kernel");
+    };
+    if constexpr (has_large_block) {
+      if (large) {
+        sort_tiles(block_merge_sort_kernel<T, large_block_policy, Less>,
+                   large_block_policy::threads);
+      }
+    }
+    if (!large) sort_tiles(block_merge_sort_kernel<T, block_policy, Less>, block_policy::threads);
     sampled = keep_samples;
   } else {
     if constexpr (has_large) {

@@ -103,13 +103,28 @@ struct stable_merge_policy
 // H100 (scripts/sort_pass_profile.cu s18, 84f977e, paper type by y, us for the whole sort with 8
 // / 11 / 12 items a thread and 8-item merges): 2^22 661.7 / 663.6 / 678.6, 10^7 1565.7 / 1458.8
 // / 1489.2, 2^24 2528.8 / 2516.6 / 2564.1, 2^26 10841 / 10768 / 10945 (12 items pad; 11 do not).
-// Larger tiles for 4-byte keys lose: 512 x 16 took 412 us at 2^24 against 285 for 256 x 16
-// (one merge pass is 60-65 us), and bitonic tiles of (key, position) pairs, 2^13 or 2^14
+// Larger tiles for 4-byte keys lost then: 512 x 16 took 412 us at 2^24 against 285 for 256 x 16
+// (one merge pass is 60-65 us); 512 x 17 at 3 blocks per SM wins from 2^22 since
+// (large_block_merge_policy, below). Bitonic tiles of (key, position) pairs, 2^13 or 2^14
 // elements with the position breaking ties (stable), took 924-1173 us at 2^24 (four times the
 // unstable 2^15 tile's 228 us: twice the bytes a round and three comparisons an exchange).
 template <class E>
 struct default_block_merge_policy
     : std::conditional_t<sizeof(E) == 12, merge_policy<256, 11>, default_merge_policy<E>> {};
+
+// The block merge sort's tiles from merge_large_block_min elements: 512 x 17 (8704) for 4-byte
+// elements, a merge pass fewer for one more merge round in shared memory. Measured on the H100
+// (scripts/sort_pass_profile.cu s18d, 891ea83, stable u32, chained merges of 256 x 17 at 6
+// blocks per SM, data-alone partitions, us for the whole sort with tiles of 256 x 17 at 5
+// blocks per SM / 512 x 17 at 3 / 2 / the compiler's / 1024 x 11 at 1): 2^22 237.6 / 226.9 /
+// 230.1 / 230.8 / 235.3; 2^24 905.3 / 873.4 / 893.1 / 891.6 / 925.2; 10^7 576.6 / 553.3 / 564.7
+// / 564.0 / 541.4; 2^25 1849.2 / 1794.9 / 1838.3 / 1837.3 / 1880.3; 2^26 3688.3 / 3583.4 /
+// 3672.2 / 3673.7 / 3757.4. Below 2^22 unmeasured: at 2^20 the larger tiles would be 121
+// blocks for 132 multiprocessors, and the default stays.
+template <class E>
+using large_block_merge_policy = std::conditional_t<sizeof(E) == 4, merge_policy<512, 17, 3>,
+                                                    default_block_merge_policy<E>>;
+inline constexpr unsigned merge_large_block_min = 1u << 22;
 
 // Merge passes of at least this many blocks find their splits in a kernel of their own
 // (merge_partition_kernel) instead of in every block: on grids of several waves each wave
@@ -134,10 +149,18 @@ constexpr int merge_partition_lanes(unsigned blocks) {
 }
 
 // Lanes of merge_partition_kernel per merge block when it searches the samples of the input's
-// chunks first (run_samples, merge_sort.hpp): the samples sit in L2 and the data search is one
-// chunk (per_block elements) wide, so a wide group no longer reads much. (To be measured.)
+// chunks first (run_samples, merge_sort.hpp: the first and last key of every chunk of per_block
+// elements, in L2), then one chunk of the data. The same steps as merge_partition_lanes: wide
+// groups still lose where a pass has many blocks. Measured on the H100
+// (scripts/sort_pass_profile.cu s18d, 891ea83, stable u32 by_high_u32, 256 x 17 tiles and
+// merges, us for the whole sort, data alone with merge_partition_lanes / samples with 32 / 8 /
+// 2 lanes): 2^24 (3855 blocks a pass) 904.4 / 900.0 / 887.6 / 921.0; 10^7 (2298) 575.6 /
+// 562.3 / 566.5 / 607.5; 2^25 (7710) 1845.7 / 1845.8 / 1784.1 / 1785.9; 2^26 (15420) 3690.2 /
+// 3778.5 / 3672.3 / 3620.5; CUB's stable merge sort in the same run 914.9, 603.1, 1774.0,
+// 3592.5. (The unstable sort, 2^15 tiles, data alone / samples with 32-8-8 lanes: 2^24 748.1 /
+// 725.2, 2^25 1562.3 / 1481.9, 2^26 3127.9 / 3083.8, 10^7 496.4 / 486.4.)
 constexpr int merge_sampled_partition_lanes(unsigned blocks) {
-  return blocks < 2048 ? 32 : 8;
+  return blocks < 2048 ? 32 : blocks < 8192 ? 8 : 2;
 }
 
 // The bitonic tiles of a large merge sort of 4-byte elements (CUB-sized sorts and up): 2^15
