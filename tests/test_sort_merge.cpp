@@ -111,15 +111,16 @@ TEST_CASE("stable_sort: many duplicate keys keep their order across merge passes
 TEST_CASE("stable_sort: duplicate keys keep their order in large sorts", "[sort][merge]") {
   FOR_EACH_ACCELERATOR(acc) {
     // Around 2^22, where a GPU's unstable sort of 4-byte keys takes 2^15 tiles and the stable
-    // one its large block merge sort tiles (8704 = 512 x 17, from 2^22; 4352 = 256 x 17 below:
+    // one its large block merge sort tiles (8704 = 512 x 17, from 2^21; 4352 = 256 x 17 below:
     // odd runs, no pad slots), around a multiple of those tiles and of a merge block (4352).
     // Then passes of more than 1024 and 2048 merge blocks, whose partitions search the samples
     // of the chunks first (32 and 8 lanes). The CPU devices sort by other code.
     if (acc.is_cpu()) continue;
     constexpr std::size_t big = std::size_t(1) << 22;
     constexpr std::size_t tile = 4352;
-    for (const std::size_t n : {big - 1, big, big + 1, big + tile - 1, big + 2 * tile + 1,
-                                big + 2 * tile + 2, 3 * big / 2 + 7, std::size_t(9000001)}) {
+    for (const std::size_t n : {big / 2 - 1, big / 2 + 1, big - 1, big, big + 1, big + tile - 1,
+                                big + 2 * tile + 1, big + 2 * tile + 2, 3 * big / 2 + 7,
+                                std::size_t(9000001)}) {
       for (const std::uint32_t distinct : {3u, 1000u}) {
         INFO("n = " << n << ", distinct keys = " << distinct);
         const std::vector<std::uint32_t> input = random_u32(n, distinct);

@@ -105,7 +105,7 @@ struct stable_merge_policy
 // / 1489.2, 2^24 2528.8 / 2516.6 / 2564.1, 2^26 10841 / 10768 / 10945 (12 items pad; 11 do not).
 // Larger tiles for 4-byte keys lost then: 512 x 16 took 412 us at 2^24 against 285 for 256 x 16
 // (one merge pass is 60-65 us); 512 x 17 at 3 blocks per SM wins from 2^22 since
-// (large_block_merge_policy, below). Bitonic tiles of (key, position) pairs, 2^13 or 2^14
+// (large_block_merge_policy, below; from 2^21). Bitonic tiles of (key, position) pairs, 2^13 or 2^14
 // elements with the position breaking ties (stable), took 924-1173 us at 2^24 (four times the
 // unstable 2^15 tile's 228 us: twice the bytes a round and three comparisons an exchange).
 template <class E>
@@ -119,12 +119,13 @@ struct default_block_merge_policy
 // blocks per SM / 512 x 17 at 3 / 2 / the compiler's / 1024 x 11 at 1): 2^22 237.6 / 226.9 /
 // 230.1 / 230.8 / 235.3; 2^24 905.3 / 873.4 / 893.1 / 891.6 / 925.2; 10^7 576.6 / 553.3 / 564.7
 // / 564.0 / 541.4; 2^25 1849.2 / 1794.9 / 1838.3 / 1837.3 / 1880.3; 2^26 3688.3 / 3583.4 /
-// 3672.2 / 3673.7 / 3757.4. Below 2^22 unmeasured: at 2^20 the larger tiles would be 121
-// blocks for 132 multiprocessors, and the default stays.
+// 3672.2 / 3673.7 / 3757.4. At 2^21 (s18e, d92aac1, with sampled partitions) 139.6 us with
+// 256 x 17 tiles, 134.1 with 512 x 17 (241 blocks). Below 2^21 unmeasured: at 2^20 the larger
+// tiles would be 121 blocks for 132 multiprocessors, and the default stays.
 template <class E>
 using large_block_merge_policy = std::conditional_t<sizeof(E) == 4, merge_policy<512, 17, 3>,
                                                     default_block_merge_policy<E>>;
-inline constexpr unsigned merge_large_block_min = 1u << 22;
+inline constexpr unsigned merge_large_block_min = 1u << 21;
 
 // Merge passes of at least this many blocks find their splits in a kernel of their own
 // (merge_partition_kernel) instead of in every block: on grids of several waves each wave
