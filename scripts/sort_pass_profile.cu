@@ -333,8 +333,7 @@ void partition_launch(bool chained, const T* in, unsigned n, const mp::pass_shap
   if (chained) {
     CK(hipamp::detail::gpu::vendor::launch_chained(gk::merge_partition_kernel<Lanes, T, Less>,
                                                    blocks, 256, stream, in, n, pass, per_block,
-                                                   splits, gk::run_samples<const T>{}, 0u,
-                                                   less));
+                                                   splits, gk::run_samples<const T>{}, 0u, less));
   } else {
     gk::merge_partition_kernel<Lanes, T, Less><<<blocks, 256, 0, stream>>>(
         in, n, pass, per_block, splits, gk::run_samples<const T>{}, 0u, less);
@@ -496,8 +495,8 @@ T* whole_sort(buffers<T>& b, Less less, steps& st) {
     const unsigned* splits = partition ? b.splits : nullptr;
     if (Chained) {
       CK(vd::launch_chained(merge_kernel, pass.blocks, Policy::threads, stream,
-                            static_cast<const T*>(from), to, n, pass, splits,
-                            gk::run_samples<T>{}, less));
+                            static_cast<const T*>(from), to, n, pass, splits, gk::run_samples<T>{},
+                            less));
     } else {
       merge_kernel<<<pass.blocks, Policy::threads, 0, stream>>>(from, to, n, pass, splits,
                                                                 gk::run_samples<T>{}, less);

@@ -118,9 +118,9 @@ TEST_CASE("stable_sort: duplicate keys keep their order in large sorts", "[sort]
     if (acc.is_cpu()) continue;
     constexpr std::size_t big = std::size_t(1) << 22;
     constexpr std::size_t tile = 4352;
-    for (const std::size_t n : {big / 2 - 1, big / 2 + 1, big - 1, big, big + 1, big + tile - 1,
-                                big + 2 * tile + 1, big + 2 * tile + 2, 3 * big / 2 + 7,
-                                std::size_t(9000001)}) {
+    for (const std::size_t n :
+         {big / 2 - 1, big / 2 + 1, big - 1, big, big + 1, big + tile - 1, big + 2 * tile + 1,
+          big + 2 * tile + 2, 3 * big / 2 + 7, std::size_t(9000001)}) {
       for (const std::uint32_t distinct : {3u, 1000u}) {
         INFO("n = " << n << ", distinct keys = " << distinct);
         const std::vector<std::uint32_t> input = random_u32(n, distinct);

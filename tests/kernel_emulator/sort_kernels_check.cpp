@@ -111,10 +111,9 @@ void check_merge_keys(unsigned length, std::uint32_t distinct, unsigned large_ti
   // Every other size finds its splits in merge_partition_kernel (from one block on), by the
   // samples of the chunks (run_samples) when the size is also a multiple of 4.
   const unsigned partition_min_blocks = length % 2 == 0 ? 1u : ~0u;
-  gk::merge_sort<std::uint32_t, false, Tiles>(data.data(), scratch.data(), splits.data(), length,
-                                              less_u32{}, nullptr, partition_min_blocks,
-                                              large_tile_min,
-                                              length % 4 == 0 ? samples.data() : nullptr);
+  gk::merge_sort<std::uint32_t, false, Tiles>(
+      data.data(), scratch.data(), splits.data(), length, less_u32{}, nullptr, partition_min_blocks,
+      large_tile_min, length % 4 == 0 ? samples.data() : nullptr);
   report(Tiles == gk::block_sort::merge ? "merge sort, u32, merged tiles"
          : large_tile_min != 0          ? "merge sort, u32, 2^15 tiles"
                                         : "merge sort, u32 keys",
@@ -176,8 +175,8 @@ void check_merge_tagged(unsigned length, unsigned distinct, const char* what) {
   std::vector<tagged> scratch(length);
   constexpr unsigned tile = gk::merge_sort_tile<tagged, Stable, Tiles>();
   std::vector<unsigned> splits(gk::merge_split_count<tagged>(length, tile));
-  std::vector<tagged> samples(2 * gk::merge_sample_count<tagged>(
-                                      length, tile, Stable || Tiles == gk::block_sort::merge));
+  std::vector<tagged> samples(
+      2 * gk::merge_sample_count<tagged>(length, tile, Stable || Tiles == gk::block_sort::merge));
   gk::merge_sort<tagged, Stable, Tiles>(data.data(), scratch.data(), splits.data(), length, Less{},
                                         nullptr, length % 3 == 0 ? ~0u : 1u, 0,
                                         length % 2 == 1 ? samples.data() : nullptr);

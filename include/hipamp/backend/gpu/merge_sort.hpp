@@ -102,8 +102,8 @@ struct run_samples {
 // how many of its elements exist, and every run is clipped to the tile's count.
 template <class E, class Policy, class Less>
 __global__ void __launch_bounds__((Policy::threads), (Policy::min_blocks))
-    block_merge_sort_kernel(const E* in, E* out, unsigned n, run_samples<E> samples,
-                            unsigned chunk, Less less) {
+    block_merge_sort_kernel(const E* in, E* out, unsigned n, run_samples<E> samples, unsigned chunk,
+                            Less less) {
   constexpr unsigned threads = Policy::threads;
   constexpr int items = Policy::items;
   constexpr unsigned per_block = Policy::per_block;

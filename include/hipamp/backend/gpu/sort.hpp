@@ -456,7 +456,7 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
   if constexpr (has_large_block) {
     large = n >= (large_tile_min != 0 ? large_tile_min : merge_large_block_min);
   }
-  const unsigned tile = !large           ? merge_sort_tile<T, Stable, Tiles>()
+  const unsigned tile = !large            ? merge_sort_tile<T, Stable, Tiles>()
                         : has_large_block ? large_block_policy::per_block
                                           : 1u << launch_shape<T, large_shape>::tile.log2_tile;
   const int passes = merge::pass_count(n, tile);
@@ -525,8 +525,9 @@ void merge_sort(const accelerator_view& av, T* data, unsigned n, const Less& les
   const std::size_t split_bytes =
       device_scratch::aligned(std::size_t(merge_split_count<T>(n, tile)) * sizeof(unsigned));
   const std::size_t sample_bytes =
-      2 * std::size_t(merge_sample_count<T>(n, tile, Stable || default_block_sort<T> ==
-                                                                     block_sort::merge)) *
+      2 *
+      std::size_t(
+          merge_sample_count<T>(n, tile, Stable || default_block_sort<T> == block_sort::merge)) *
       sizeof(T);
   device_scratch scratch(av, fits_tile ? 0 : data_bytes + split_bytes + sample_bytes);
   merge_sort<T, Stable>(data, fits_tile ? nullptr : scratch.as<T>(),

@@ -104,9 +104,9 @@ struct stable_merge_policy
 // / 11 / 12 items a thread and 8-item merges): 2^22 661.7 / 663.6 / 678.6, 10^7 1565.7 / 1458.8
 // / 1489.2, 2^24 2528.8 / 2516.6 / 2564.1, 2^26 10841 / 10768 / 10945 (12 items pad; 11 do not).
 // Larger tiles for 4-byte keys lost then: 512 x 16 took 412 us at 2^24 against 285 for 256 x 16
-// (one merge pass is 60-65 us); 512 x 17 at 3 blocks per SM wins from 2^22 since
-// (large_block_merge_policy, below; from 2^21). Bitonic tiles of (key, position) pairs, 2^13 or 2^14
-// elements with the position breaking ties (stable), took 924-1173 us at 2^24 (four times the
+// (one merge pass is 60-65 us); 512 x 17 at 3 blocks per SM wins from 2^21
+// (large_block_merge_policy, below). Bitonic tiles of (key, position) pairs, 2^13 or
+// 2^14 elements with the position breaking ties (stable), took 924-1173 us at 2^24 (four times the
 // unstable 2^15 tile's 228 us: twice the bytes a round and three comparisons an exchange).
 template <class E>
 struct default_block_merge_policy
@@ -123,8 +123,8 @@ struct default_block_merge_policy
 // 256 x 17 tiles, 134.1 with 512 x 17 (241 blocks). Below 2^21 unmeasured: at 2^20 the larger
 // tiles would be 121 blocks for 132 multiprocessors, and the default stays.
 template <class E>
-using large_block_merge_policy = std::conditional_t<sizeof(E) == 4, merge_policy<512, 17, 3>,
-                                                    default_block_merge_policy<E>>;
+using large_block_merge_policy =
+    std::conditional_t<sizeof(E) == 4, merge_policy<512, 17, 3>, default_block_merge_policy<E>>;
 inline constexpr unsigned merge_large_block_min = 1u << 21;
 
 // Merge passes of at least this many blocks find their splits in a kernel of their own
