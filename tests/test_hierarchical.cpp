@@ -168,3 +168,109 @@ TEST_CASE("hierarchical launch over a domain not divisible by the tile throws",
     }
   }
 }
+
+// The forms the porting tool's `tile` rule writes (tools/amp2hipamp.py, TilePhases): phases
+// that take a tiled_index, a tile_private value kept from one phase to the next, and a phase
+// bounded to the first work-items of a rank-1 tile.
+TEST_CASE("phases taking tiled_index carry tile_private values across phases",
+          "[hierarchical][tiled]") {
+  const hx::extent<3> e(4, 8, 24);
+  FOR_EACH_ACCELERATOR(acc) {
+    const std::vector<int> data = random_vector<int>(e.size(), -100000, 100000);
+    std::vector<int> result(e.size(), 7);
+    hx::array_view<const int, 3> in(e, data);
+    hx::array_view<int, 3> out(e, result);
+    hx::parallel_for_each_tile(
+        acc.get_default_view(), e.tile<2, 4, 8>(),
+        [=] HIPAMP_RESTRICT(const hx::tile_context<2, 4, 8>& t) {
+          HIPAMP_TILE_STATIC int s[2][4][8];
+          HIPAMP_TILE_PRIVATE hx::tile_private<int, 2, 4, 8> own;    // read after the barrier
+          HIPAMP_TILE_PRIVATE hx::tile_private<int[2], 2, 4, 8> two;  // an array per work-item
+          t.for_each_item([&](hx::tiled_index<2, 4, 8> idx) {
+            own[idx] = in[idx.global] * 3;
+            two[idx][0] = idx.tile[1];
+            two[idx][1] = idx.tile_origin[2];
+            s[idx.local[0]][idx.local[1]][idx.local[2]] = in[idx];
+          });
+          t.for_each_item([&](hx::tiled_index<2, 4, 8> idx) {
+            out[idx.global] = own[idx] - s[1 - idx.local[0]][3 - idx.local[1]][7 - idx.local[2]] +
+                              two[idx][0] * 1000 + two[idx][1];
+          });
+        });
+    out.synchronize();
+    std::size_t bad = 0;
+    for (int i = 0; i < e[0]; ++i) {
+      for (int j = 0; j < e[1]; ++j) {
+        for (int k = 0; k < e[2]; ++k) {
+          const int mi = (i / 2) * 2 + 1 - i % 2, mj = (j / 4) * 4 + 3 - j % 4,
+                    mk = (k / 8) * 8 + 7 - k % 8;
+          const int expected = data[(std::size_t(i) * e[1] + j) * e[2] + k] * 3 -
+                               data[(std::size_t(mi) * e[1] + mj) * e[2] + mk] + (j / 4) * 1000 +
+                               (k / 8) * 8;
+          if (result[(std::size_t(i) * e[1] + j) * e[2] + k] != expected) ++bad;
+        }
+      }
+    }
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("for_each_item_below runs a phase for the first work-items of each tile",
+          "[hierarchical]") {
+  constexpr int width = 64;
+  const int counts[] = {0, 1, 5, 63, 64, 100};
+  FOR_EACH_ACCELERATOR(acc) {
+    for (const int count : counts) {
+      INFO("count = " << count);
+      const int n = width * 3;
+      const std::vector<int> data = random_vector<int>(std::size_t(n), -1000, 1000);
+      std::vector<int> result(std::size_t(n), -1);
+      hx::array_view<const int, 1> in(n, data);
+      hx::array_view<int, 1> out(n, result);
+      hx::parallel_for_each_tile(
+          acc.get_default_view(), hx::extent<1>(n).tile<width>(),
+          [=] HIPAMP_RESTRICT(const hx::tile_context<width>& t) {
+            t.for_each_item_below(count, [&](hx::tiled_index<width> idx) {
+              out[idx.global] = in[idx.global] + idx.tile[0];
+            });
+          });
+      out.synchronize();
+      std::size_t bad = 0;
+      for (int i = 0; i < n; ++i) {
+        const int expected = i % width < count ? data[std::size_t(i)] + i / width : -1;
+        if (result[std::size_t(i)] != expected) ++bad;
+      }
+      CHECK(bad == 0);
+    }
+  }
+}
+
+TEST_CASE("a tree reduction in bounded tiled_index phases gives the exact sum",
+          "[hierarchical]") {
+  constexpr int width = 256;
+  const int tiles_list[] = {1, 29};
+  FOR_EACH_ACCELERATOR(acc) {
+    for (const int tiles : tiles_list) {
+      const int n = tiles * width;
+      const std::vector<int> data = random_vector<int>(std::size_t(n), -1000, 1000);
+      std::vector<int> partial(std::size_t(tiles), std::numeric_limits<int>::min());
+      hx::array_view<const int, 1> in(n, data);
+      hx::array_view<int, 1> out(tiles, partial);
+      hx::parallel_for_each_tile(
+          acc.get_default_view(), hx::extent<1>(n).tile<width>(),
+          [=] HIPAMP_RESTRICT(const hx::tile_context<width>& t) {
+            HIPAMP_TILE_STATIC int s[width];
+            t.for_each_item([&](hx::tiled_index<width> idx) { s[idx.local[0]] = in[idx]; });
+            for (int half = width / 2; half > 0; half /= 2) {
+              t.for_each_item_below(half, [&](hx::tiled_index<width> idx) {
+                s[idx.local[0]] += s[idx.local[0] + half];
+              });
+            }
+            t.for_each_item_below(1, [&](hx::tiled_index<width> idx) { out[idx.tile] = s[0]; });
+          });
+      out.synchronize();
+      CHECK(std::accumulate(partial.begin(), partial.end(), 0LL) ==
+            std::accumulate(data.begin(), data.end(), 0LL));
+    }
+  }
+}

@@ -82,6 +82,16 @@
 #define HIPAMP_TILE_STATIC static thread_local
 #endif
 
+// Storage for hipamp::tile_private (tile_context.hpp): values each work-item of a tile keeps
+// across the phases of a tile kernel. On a GPU every work-item runs the tile kernel itself, so
+// a plain local (a register) is its own; on the CPU device one OS thread runs a whole tile,
+// so the storage holds a value per work-item, one copy per running tile like tile_static.
+#if HIPAMP_DEVICE_COMPILE
+#define HIPAMP_TILE_PRIVATE
+#else
+#define HIPAMP_TILE_PRIVATE static thread_local
+#endif
+
 // Library functions usable in kernels on every device.
 #define HIPAMP_HOST_DEVICE HIPAMP_RESTRICT
 
