@@ -59,6 +59,16 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              copy (the capture) fails to compile; a kernel naming char, short, long long or
              wchar_t gets a static_assert (outside templates), and so does
              `array_view<T, N> v(16, 16);` (N integer literals) in amp-restricted code
+  tile       parallel_for_each(tiled_extent, [=](tiled_index<...> t) ... { ... t.barrier.wait(); ... })
+             -> parallel_for_each_tile(tiled_extent, [=](const hipamp::tile_context<...>& ...) {
+             phases }): the statements between barriers become phases
+             (tile_context::for_each_item), loops over the tile on the CPU device instead of a
+             fiber switch per work-item per barrier; locals read across a barrier are recomputed
+             or kept in a hipamp::tile_private; `if (l < bound) ...` phases of rank-1 tiles run
+             for the first `bound` work-items (for_each_item_below). Runs last, on the ported
+             text; kernels it cannot prove safe keep their barriers (reported with the reason);
+             --no-tile-phases turns it off, --tile-phases-only applies it alone (to a source
+             already written for hipamp)
 
 Files that show no sign of C++ AMP (no AMP header, no concurrency:: name or using-directive, no
 restrict(...), no array_view/tiled_index/parallel_for_each/tile_static/.default_view) get only
@@ -2825,11 +2835,713 @@ def squash(s):
     return re.sub(r"\s+", " ", s.strip())
 
 
-def port_text(path, text, only_amp=True, robust_access=True):
+# ---- tile phases: tiled kernels with barriers as loops on the CPU device ----------------------
+
+TILE_PHASE_NAME = "amp2hipamp_tile"
+TILE_PHASE_RETURNED = "amp2hipamp_returned"
+TILED_PARAM = re.compile(r"^\s*(?:const\s+)?((?:(?:::\s*)?[A-Za-z_]\w*\s*::\s*)*tiled_index\s*<(.*)>)"
+                         r"\s*(?:const\s*)?(&?)\s*([A-Za-z_]\w*)\s*$", re.S)
+CXX_KEYWORDS = {"return", "delete", "throw", "goto", "break", "continue", "case", "else", "new",
+                "sizeof", "typedef", "using", "if", "for", "while", "do", "switch", "default"}
+# Calls an initializer may make and still be recomputed in every phase: pure functions of
+# their arguments.
+PURE_CALLS = r"(?:(?:std\s*::\s*|hipamp\s*::\s*|concurrency\s*::\s*|fast_math\s*::\s*|precise_math\s*::\s*)?" \
+             r"(?:min|max|abs|imin|imax|umin|umax)|static_cast\s*<[^<>;]*>)"
+
+
+class TilePhaseReject(Exception):
+    pass
+
+
+class Stmt:
+    """One statement of a kernel body: kind is 'simple' (up to its `;`), 'block', 'for',
+    'while', 'do', 'if', 'switch' or 'empty'; [start, end) its text; head its control
+    parentheses (open, close); body/orelse its sub-statements."""
+
+    def __init__(self, kind, start, end, head=None, body=None, orelse=None):
+        self.kind, self.start, self.end = kind, start, end
+        self.head, self.body, self.orelse = head, body, orelse
+
+
+def parse_statements(mask, lo, hi):
+    out, i = [], lo
+    while True:
+        while i < hi and mask[i].isspace():
+            i += 1
+        if i >= hi:
+            return out
+        st = parse_statement(mask, i, hi)
+        out.append(st)
+        i = st.end
+
+
+def parse_statement(mask, i, hi):
+    if mask[i] == "{":
+        close = match_forward(mask, i)
+        if close is None or close >= hi:
+            raise TilePhaseReject("unbalanced braces")
+        return Stmt("block", i, close + 1, body=parse_statements(mask, i + 1, close))
+    if mask[i] == ";":
+        return Stmt("empty", i, i + 1)
+    kw = re.match(r"(for|while|switch|if(?:\s+constexpr)?|do)\b\s*", mask[i:hi])
+    if kw:
+        word = kw.group(1).split()[0]
+        j = i + kw.end()
+        if word == "do":
+            body = parse_statement(mask, j, hi)
+            tail = re.match(r"\s*while\s*\(", mask[body.end:hi])
+            if not tail:
+                raise TilePhaseReject("do without while")
+            close = match_forward(mask, body.end + tail.end() - 1)
+            semi = re.match(r"\s*;", mask[close + 1:hi]) if close is not None else None
+            if not semi:
+                raise TilePhaseReject("do-while")
+            return Stmt("do", i, close + 1 + semi.end(), body=[body])
+        if j >= hi or mask[j] != "(":
+            raise TilePhaseReject("`%s` without parentheses" % word)
+        close = match_forward(mask, j)
+        if close is None or close >= hi:
+            raise TilePhaseReject("unbalanced parentheses")
+        k = close + 1
+        while k < hi and mask[k].isspace():
+            k += 1
+        body = parse_statement(mask, k, hi)
+        if word == "if":
+            e = re.match(r"\s*else\b\s*", mask[body.end:hi])
+            if e:
+                orelse = parse_statement(mask, body.end + e.end(), hi)
+                return Stmt("if", i, orelse.end, (j, close), [body], [orelse])
+            return Stmt("if", i, body.end, (j, close), [body])
+        return Stmt(word, i, body.end, (j, close), [body])
+    depth, j = 0, i
+    while j < hi:
+        c = mask[j]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth < 0:
+                raise TilePhaseReject("unbalanced statement")
+        elif c == ";" and depth == 0:
+            return Stmt("simple", i, j + 1)
+        j += 1
+    raise TilePhaseReject("a statement without its `;`")
+
+
+def split_with_offsets(text, sep, base=0):
+    """(start, end) of each part of text split at sep outside brackets (offsets + base)."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == sep and depth == 0:
+            parts.append((base + start, base + i))
+            start = i + 1
+    return parts + [(base + start, base + len(text))]
+
+
+def blank_lambda_bodies(text):
+    """text with the bodies of lambdas inside it blanked (their returns are their own)."""
+    for m in re.finditer(r"\]\s*(?:\([^()]*\)\s*)?(?:mutable\s*)?(?:->[^{;]*)?\{", text):
+        close = match_forward(text, m.end() - 1)
+        if close is not None:
+            text = text[:m.end()] + re.sub(r"[^\n]", " ", text[m.end():close]) + text[close:]
+    return text
+
+
+def ident_uses(name, text):
+    """Offsets of name used as a variable in text (not a member or qualified name)."""
+    return [m.start() for m in re.finditer(r"(?<![\w.])(?<!->)(?<!::)\b%s\b(?!\s*::)" % re.escape(name), text)]
+
+
+class TilePhases:
+    """The `tile` rule: a tiled parallel_for_each whose kernel waits at tile barriers becomes a
+    tile kernel of phases (hipamp::parallel_for_each_tile, tile_context::for_each_item): the
+    statements between two barriers run as one phase for every work-item of the tile, and the
+    barrier is the phase's end. On the CPU device a phase is a loop over the tile's work-items
+    (a SIMD loop), where each barrier otherwise costs a fiber switch per work-item; on a GPU
+    each work-item runs every phase for itself with a block barrier after each, the kernel it
+    had. A loop holding barriers (its control is the same for the whole tile, as C++ AMP
+    requires) stays a loop around its phases. A local set before a barrier and read after it is
+    recomputed in each phase when it is a constant function of the work-item's index and
+    captured values, and is otherwise kept per work-item in a hipamp::tile_private. A `return`
+    before the last phase marks the work-item done for the phases after it.
+    Kernels outside what this reading can prove (a barrier under `if`, in a called function,
+    `goto`, `break` out of a barrier loop, a carried local of type `auto` or a reference, ...)
+    keep their barriers and run as before, on fibers on the CPU device; the report says why."""
+
+    def __init__(self, path, text):
+        self.path = path
+        self.src = Source(text)
+        self.edits = []
+        self.lines = []
+
+    def run(self):
+        mask = self.src.mask
+        for m in re.finditer(r"\bparallel_for_each\s*\(", mask):
+            if self.src.in_directive(m.start()):
+                continue
+            try:
+                self.port_launch(m)
+            except TilePhaseReject as why:
+                self.lines.append("%s:%d: [tile] kept the barriers of this tiled kernel (fibers on "
+                                  "the CPU device): %s" % (self.path, self.src.line_of(m.start()) + 1, why))
+        return self
+
+    def result(self):
+        text = self.src.text
+        for start, end, replacement in sorted(self.edits, reverse=True):
+            text = text[:start] + replacement + text[end:]
+        return text
+
+    def port_launch(self, m):
+        mask, text = self.src.mask, self.src.text
+        open_ = m.end() - 1
+        close = match_forward(mask, open_)
+        if close is None:
+            return
+        args = split_with_offsets(mask[open_ + 1:close], ",", open_ + 1)
+        a0, a1 = args[-1]
+        lam = re.match(r"\s*\[([^\[\]]*)\]\s*(?:%s\s*)?\(" % RESTRICT_MACRO, mask[a0:a1])
+        if not lam:
+            return  # a functor object: its operator() is not read here
+        popen = a0 + lam.end() - 1
+        pclose = match_forward(mask, popen)
+        param = TILED_PARAM.match(mask[popen + 1:pclose])
+        if not param:
+            return  # not a tiled launch
+        name = param.group(4)
+        after = re.match(r"\s*(?:(?:%s|const|noexcept|restrict\s*\([^()]*\))\s*)*(mutable\b)?[^{;]*\{" %
+                         RESTRICT_MACRO, mask[pclose + 1:a1])
+        if not after:
+            return
+        body_open = pclose + after.end()
+        body_close = match_forward(mask, body_open)
+        if body_close is None or body_close >= a1:
+            return
+        body = mask[body_open:body_close]
+        barrier = re.compile(r"\b%s\s*\.\s*barrier\s*\.\s*wait\w*\s*\(" % re.escape(name))
+        if not barrier.search(body):
+            return  # no barrier: the tiled executor runs it as loops already
+        if after.group(1):
+            raise TilePhaseReject("a mutable kernel")
+        if re.search(r"^[ \t]*#", body, re.M):
+            raise TilePhaseReject("preprocessor lines in the kernel")
+        if re.search(r"\bgoto\b", body):
+            raise TilePhaseReject("goto")
+        for use in re.finditer(r"\b%s\b" % re.escape(name), body):
+            rest = body[use.end():]
+            if re.match(r"\s*\.\s*barrier\s*\.\s*wait\w*\s*\(\s*\)\s*;", rest):
+                continue
+            if re.match(r"\s*\.\s*barrier\b", rest):
+                before = body[:use.start()]
+                if re.search(r"\b\w*memory_fence\s*\(\s*$", before):
+                    continue
+                raise TilePhaseReject("%s.barrier is used other than by a wait statement" % name)
+            if re.match(r"\s*\.", rest) or re.match(r"\s*\]", rest) and re.search(r"\[\s*$", body[:use.start()]):
+                continue
+            raise TilePhaseReject("%s is passed on whole (a called function may wait at its barrier)" % name)
+        self.name = name
+        self.ptype = re.sub(r"\s+", " ", param.group(1)).strip()
+        self.targs = param.group(2).strip()
+        self.lo, self.hi = body_open + 1, body_close
+        stmts = parse_statements(mask, self.lo, self.hi)
+        nodes = self.segment(stmts, top=True)
+        self.subst = []   # (start, end, replacement) inside the body
+        self.drop = []    # (start, end) removed
+        hoisted, private = self.variables(nodes)
+        prologue = self.prologue(nodes)
+        returns = self.returns(nodes)
+        new_body = self.render(nodes, hoisted, private, returns, text, body_open, prologue)
+        self.edits.append((body_open, body_close + 1, new_body))
+        self.edits.append((popen + 1, pclose, "const hipamp::tile_context<%s>& %s" % (self.targs, TILE_PHASE_NAME)))
+        self.edits.append((m.start(), m.end() - 1, "parallel_for_each_tile"))
+        self.lines.append("%s:%d: [tile] tiled kernel with barriers -> parallel_for_each_tile with %d "
+                          "phase(s): loops over the tile on the CPU device, the same kernel on a GPU" %
+                          (self.path, self.src.line_of(m.start()) + 1, self.phase_count))
+
+    # ---- structure ---------------------------------------------------------------------------
+    def is_barrier(self, st):
+        return st.kind == "simple" and re.match(r"\s*%s\s*\.\s*barrier\s*\.\s*wait\w*\s*\(\s*\)\s*;\s*$" %
+                                                re.escape(self.name), self.src.mask[st.start:st.end])
+
+    def has_barrier(self, st):
+        return re.search(r"\b%s\s*\.\s*barrier\s*\.\s*wait" % re.escape(self.name),
+                         self.src.mask[st.start:st.end])
+
+    def segment(self, stmts, top):
+        """[('phase', [stmts]) | ('loop', stmt, nodes)] for a statement list."""
+        nodes, cur = [], []
+        for st in stmts:
+            if self.is_barrier(st):
+                nodes.append(("phase", cur))
+                cur = []
+            elif self.has_barrier(st):
+                if st.kind not in ("for", "while") or st.body[0].kind != "block":
+                    raise TilePhaseReject("a barrier under `%s`" % (st.kind if st.kind != "simple" else "an expression"))
+                nodes.append(("phase", cur))
+                cur = []
+                nodes.append(("loop", st, self.segment(st.body[0].body, top=False)))
+            else:
+                if not top:
+                    self.check_no_jump_out(st)
+                cur.append(st)
+        nodes.append(("phase", cur))
+        return [n for n in nodes if n[0] == "loop" or n[1]]
+
+    def check_no_jump_out(self, st):
+        """break/continue of a loop that holds barriers would leave the phase, not the loop."""
+        mask = self.src.mask
+        if st.kind in ("for", "while", "do", "switch"):
+            return
+        if st.kind == "simple":
+            if re.search(r"\b(break|continue)\b", blank_lambda_bodies(mask[st.start:st.end])):
+                raise TilePhaseReject("break/continue in a loop that holds barriers")
+            return
+        for sub in (st.body or []) + (st.orelse or []):
+            self.check_no_jump_out(sub)
+
+    def phases(self, nodes, scope=()):
+        """(phase stmts, the loop nodes around it) in text order."""
+        for node in nodes:
+            if node[0] == "phase":
+                yield node[1], scope
+            else:
+                yield from self.phases(node[2], scope + (node,))
+
+    # ---- variables -----------------------------------------------------------------------------
+    def declaration(self, st):
+        """(type, [(name, name_start, array_suffix, init_kind, init_start, init_end, dstart, dend)], const)
+        for a declaration statement, or None."""
+        mask = self.src.mask
+        t = mask[st.start:st.end - 1]
+        m = re.match(r"\s*((?:(?:const|volatile|constexpr)\s+)*)((?:(?:unsigned|signed|long|short)\s+)*"
+                     r"(?:::\s*)?[A-Za-z_][\w]*(?:\s*::\s*[A-Za-z_]\w*)*(?:\s*<[^;{}()]*?>)?"
+                     r"(?:\s+(?:int|long|char|short|double))*)(\s*(?:const\s*)?[*&]*\s*)"
+                     r"([A-Za-z_]\w*)\s*(?=[=;,\[({]|$)", t)
+        if not m or m.group(2).split()[0] in CXX_KEYWORDS or (not m.group(3).strip() and not m.group(3)):
+            return None
+        type_ = re.sub(r"\s+", " ", m.group(2)).strip()
+        if type_ in CXX_KEYWORDS:
+            return None
+        decls = []
+        first = st.start + m.start(3)
+        for ds, de in split_with_offsets(mask[first:st.end - 1], ",", first):
+            d = re.match(r"\s*((?:const\s*)?[*&]*)\s*([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*)(.*)$", mask[ds:de], re.S)
+            if not d:
+                raise TilePhaseReject("a declaration this reading does not follow")
+            init = d.group(4).strip()
+            kind = "" if not init else init[0]
+            if kind not in ("", "=", "(", "{"):
+                raise TilePhaseReject("a declaration this reading does not follow")
+            istart = ds + d.start(4) + (len(d.group(4)) - len(d.group(4).lstrip()))
+            decls.append(dict(name=d.group(2), at=ds + d.start(2), ptr=d.group(1), array=d.group(3).strip(),
+                              kind=kind, init=(istart, de), span=(ds, de)))
+        return type_, decls, "const" in m.group(1) or "constexpr" in m.group(1)
+
+    def variables(self, nodes):
+        mask = self.src.mask
+        hoisted = []      # statements moved to the tile kernel's top (tile_static, typedefs)
+        private = []      # tile_private declarations
+        phase_list = list(self.phases(nodes))
+        self.phase_count = len(phase_list)
+        loop_heads = []
+        def collect_heads(ns):
+            for n in ns:
+                if n[0] == "loop":
+                    loop_heads.append(n[1].head)
+                    collect_heads(n[2])
+        collect_heads(nodes)
+        body = mask[self.lo:self.hi]
+        decl_of = {}
+        static_names = set()
+        for idx, (stmts, scope) in enumerate(phase_list):
+            for st in stmts:
+                t = mask[st.start:st.end]
+                if st.kind != "simple":
+                    continue
+                if re.match(r"\s*(?:tile_static|HIPAMP_TILE_STATIC)\b", t) or re.match(r"\s*(?:typedef|using)\b", t):
+                    # One tile_static per tile whichever block declares it: it moves to the
+                    # tile kernel's top, which is sound while its name is declared once.
+                    for n in re.findall(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?=[,;])", t):
+                        if n in static_names:
+                            raise TilePhaseReject("tile_static `%s` declared twice" % n)
+                        static_names.add(n)
+                    hoisted.append(st)
+                    self.subst.append((st.start, st.end, ""))
+                    continue
+                if re.match(r"\s*static\b", t):
+                    raise TilePhaseReject("a static local")
+                d = self.declaration(st)
+                if d:
+                    for v in d[1]:
+                        decl_of.setdefault(v["name"], []).append((idx, st, d, v))
+        for name, places in decl_of.items():
+            if len(places) > 1:
+                # The same name declared twice: this reading does not tell scopes apart.
+                if any(self.used_outside(name, p[0], phase_list, loop_heads) for p in places):
+                    raise TilePhaseReject("`%s` is declared twice and crosses a barrier" % name)
+                continue
+            for h in loop_heads:
+                if ident_uses(name, mask[h[0]:h[1]]):
+                    raise TilePhaseReject("the control of a loop that holds barriers reads `%s`, "
+                                          "a local of the work-item" % name)
+        # Recomputable locals, to a fixed point (one may read another); the phases that read
+        # one declare it again, with the ones it reads.
+        remat = {}
+        changed = True
+        while changed:
+            changed = False
+            for name, places in decl_of.items():
+                if len(places) == 1 and name not in remat and \
+                        self.recomputable(name, places[0][2], places[0][3], decl_of, remat):
+                    remat[name] = places[0]
+                    changed = True
+        # Of those, the ones the same for the whole tile (no local or global index in them).
+        uniform = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, (idx, st, d, v) in remat.items():
+                init = mask[v["init"][0]:v["init"][1]]
+                if name in uniform or re.search(r"\b%s\s*\.\s*(?:local|global)\b" % re.escape(self.name), init):
+                    continue
+                if all(w not in decl_of or w in uniform for w in re.findall(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)", init)):
+                    uniform.add(name)
+                    changed = True
+        self.uniform = uniform
+        self.declared = set(decl_of)
+        carried = {}
+        for name, places in decl_of.items():
+            if len(places) != 1 or name in remat:
+                continue
+            idx, st, d, v = places[0]
+            if not self.used_outside(name, idx, phase_list, loop_heads):
+                continue
+            type_ = d[0]
+            if re.search(r"\b(?:auto|decltype)\b", type_) or "&" in v["ptr"]:
+                raise TilePhaseReject("`%s` crosses a barrier and its type (%s) cannot be spelled "
+                                      "for per-work-item storage" % (name, type_ + v["ptr"]))
+            if v["array"] and v["kind"]:
+                raise TilePhaseReject("the array `%s` crosses a barrier and has an initializer" % name)
+            full = type_ + v["ptr"].replace("const", "").strip() + v["array"]
+            carried[name] = (idx, st, d, v, full)
+            private.append("HIPAMP_TILE_PRIVATE hipamp::tile_private<%s, %s> %s;" % (full, self.targs, name))
+        self.remat, self.carried = remat, carried
+        carried_stmts = {id(c[1]) for c in carried.values()}
+        for name, r in remat.items():
+            if id(r[1]) in carried_stmts:
+                raise TilePhaseReject("`%s` is declared beside a local kept per work-item" % name)
+        # Rewrites: uses of carried names index the per-work-item storage; their declarations
+        # become assignments.
+        for name, (idx, st, d, v, full) in carried.items():
+            for off in ident_uses(name, body):
+                a = self.lo + off
+                if a == v["at"]:
+                    continue
+                self.subst.append((a, a + len(name), "%s[%s]" % (name, self.name)))
+        rewritten = set()
+        for name, (idx, st, d, v, full) in carried.items():
+            if id(st) in rewritten:
+                continue
+            rewritten.add(id(st))
+            self.rewrite_declaration(st, d)
+        return hoisted, private
+
+    def rewrite_declaration(self, st, d):
+        """A declaration with carried names, split into one statement per declarator."""
+        text = self.src.text
+        type_, decls, const = d
+        pieces = []
+        for v in decls:
+            init = self.render_range(v["init"][0], v["init"][1]) if v["kind"] else ""
+            if v["name"] in self.carried:
+                full = self.carried[v["name"]][4]
+                target = "%s[%s]" % (v["name"], self.name)
+                if v["kind"] == "=":
+                    pieces.append("%s %s;" % (target, init))
+                elif v["kind"] in ("(", "{"):
+                    pieces.append("%s = %s%s;" % (target, full, init))
+                elif not v["array"]:
+                    pieces.append("%s = %s();" % (target, full))
+            else:
+                pieces.append("%s%s %s%s%s%s;" % ("const " if const else "", type_, v["ptr"], v["name"],
+                                                   v["array"], (" " + init if v["kind"] == "=" else init)))
+        # The inner substitutions of this statement are in `pieces` now.
+        self.subst = [s for s in self.subst if not (st.start <= s[0] < st.end)]
+        self.subst.append((st.start, st.end, " ".join(pieces)))
+
+    def used_outside(self, name, idx, phase_list, loop_heads):
+        mask = self.src.mask
+        for j, (stmts, _) in enumerate(phase_list):
+            if j == idx:
+                continue
+            for st in stmts:
+                if ident_uses(name, mask[st.start:st.end]):
+                    return True
+        return any(ident_uses(name, mask[h[0]:h[1]]) for h in loop_heads)
+
+    def recomputable(self, name, d, v, decl_of, remat):
+        """Whether a local can be declared again in each phase that reads it: a constant
+        function of the work-item's index, captured scalars and other such locals."""
+        mask = self.src.mask
+        if v["kind"] not in ("=", "(") or v["array"] or v["ptr"]:
+            return False
+        body = mask[self.lo:self.hi]
+        mods = re.compile(r"(?<![\w.])(?<!->)\b%s\b\s*(?:\[[^\]]*\]\s*)*(?:(?:[-+*/%%&|^]|<<|>>)?=(?!=)|\+\+|--)|"
+                          r"(?:\+\+|--)\s*%s\b|(?<![&\w)\]])&\s*%s\b" % ((re.escape(name),) * 3))
+        if mods.search(body[:v["at"] - self.lo]) or mods.search(body[v["init"][1] - self.lo:]):
+            return False
+        init = mask[v["init"][0]:v["init"][1]]
+        if v["kind"] == "=":
+            init = init[1:]
+        init = re.sub(r"\b%s\s*\.\s*(?:local|global|tile|tile_origin)\s*(?:\[\s*\d+\s*\])?" % re.escape(self.name),
+                      " 0 ", init)
+        init = re.sub(r"\b%s\s*\.\s*(?:tile_extent|tile_dim\d)\b" % re.escape(self.name), " 0 ", init)
+        init = re.sub(PURE_CALLS + r"\s*\(", " (", init)
+        for ident in re.finditer(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)\b", init):
+            word = ident.group(1)
+            if word in ("true", "false", "sizeof"):
+                continue
+            rest = init[ident.end():]
+            if re.match(r"\s*(?:\(|\[|\.|->|::)", rest):
+                return False  # a call, a subscript (a view's read), a member: not recomputed
+            if word in decl_of and word not in remat:
+                return False
+            if word == self.name:
+                return False
+        return True
+
+    def uniform_expr(self, text):
+        """Whether an expression is the same for every work-item of the tile and can be
+        computed once per tile: the tile's index and origin, captured values, uniform locals."""
+        if re.search(r"\b%s\s*\.\s*(?:local|global)\b" % re.escape(self.name), text):
+            return False
+        text = re.sub(r"\b%s\s*\.\s*(?:tile|tile_origin)\s*(?:\[\s*\d+\s*\])?" % re.escape(self.name), " 0 ", text)
+        text = re.sub(PURE_CALLS + r"\s*\(", " (", text)
+        for ident in re.finditer(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)\b", text):
+            word = ident.group(1)
+            if word in ("true", "false"):
+                continue
+            if re.match(r"\s*(?:\(|\[|\.|->|::)", text[ident.end():]) or word == self.name:
+                return False
+            if word in self.declared and word not in self.uniform:
+                return False
+        return True
+
+    def prologue(self, nodes):
+        """The leading statements of the kernel that are the same for the whole tile: uniform
+        constants and `if (uniform) return;` (a tile that leaves at once, as the Floyd-Warshall
+        samples' tiles do). They run once per tile, before the first phase, with the tile's
+        index taken from the tile_context; the phases no longer test a returned flag for them."""
+        mask = self.src.mask
+        if not nodes or nodes[0][0] != "phase":
+            return []
+        stmts, out = nodes[0][1], []
+        while stmts:
+            st = stmts[0]
+            t = mask[st.start:st.end]
+            if st.kind == "simple":
+                d = self.declaration(st)
+                if not d or not all(v["name"] in self.uniform and v["name"] in self.remat for v in d[1]):
+                    break
+                for v in d[1]:
+                    del self.remat[v["name"]]
+            elif st.kind == "if" and not st.orelse and st.body[0].kind == "simple" and \
+                    re.match(r"\s*return\s*;\s*$", mask[st.body[0].start:st.body[0].end]):
+                if not self.uniform_expr(mask[st.head[0] + 1:st.head[1]]):
+                    break
+            else:
+                break
+            out.append(st)
+            stmts.pop(0)
+        return out
+
+    def returns(self, nodes):
+        """Offsets of `return` statements in phases before the last one."""
+        mask = self.src.mask
+        phase_list = list(self.phases(nodes))
+        found = []
+        for j, (stmts, scope) in enumerate(phase_list):
+            last = j == len(phase_list) - 1 and not scope
+            for st in stmts:
+                t = blank_lambda_bodies(mask[st.start:st.end])
+                for r in re.finditer(r"\breturn\b", t):
+                    if not re.match(r"return\s*;", t[r.start():]):
+                        raise TilePhaseReject("a kernel returning a value")
+                    if not last:
+                        found.append(st.start + r.start())
+        return found
+
+    # ---- output --------------------------------------------------------------------------------
+    def render_range(self, a, b, drop_returns=()):
+        text = self.src.text
+        edits = sorted([s for s in self.subst if a <= s[0] and s[1] <= b])
+        out, pos = [], a
+        for s, e, r in edits:
+            if s < pos:
+                continue
+            out.append(text[pos:s])
+            out.append(r)
+            pos = e
+        out.append(text[pos:b])
+        return "".join(out)
+
+    def render(self, nodes, hoisted, private, returns, text, body_open, prologue=()):
+        line = self.src.line_starts[self.src.line_of(body_open)]
+        base = re.match(r"[ \t]*", text[line:]).group(0)
+        ind = base + "  "
+        for r in returns:
+            end = self.src.mask.index(";", r) + 1
+            self.subst.append((r, end, "{ %s[%s] = true; return; }" % (TILE_PHASE_RETURNED, self.name)))
+        param = "%s %s" % (self.param_type(), self.name)
+        out = ["{\n"]
+        for st in hoisted:
+            out.append(ind + text[st.start:st.end].strip() + "\n")
+        for p in private:
+            out.append(ind + p + "\n")
+        for st in prologue:
+            code = self.render_range(st.start, st.end).strip()
+            code = re.sub(r"\b%s\s*\.\s*tile_origin\b" % re.escape(self.name), TILE_PHASE_NAME + ".tile_origin()", code)
+            code = re.sub(r"\b%s\s*\.\s*tile\b" % re.escape(self.name), TILE_PHASE_NAME + ".tile()", code)
+            out.append(ind + code + "\n")
+        if returns:
+            out.append(ind + "HIPAMP_TILE_PRIVATE hipamp::tile_private<bool, %s> %s;\n" % (self.targs, TILE_PHASE_RETURNED))
+        state = {"first": True}
+        hoisted_ids = {id(s) for s in hoisted}
+
+        def phase(stmts, indent):
+            stmts = [s for s in stmts if id(s) not in hoisted_ids]
+            if not stmts and not (returns and state["first"]):
+                return
+            used = set()
+            for st in stmts:
+                for name in self.remat:
+                    if ident_uses(name, self.src.mask[st.start:st.end]):
+                        used.add(name)
+            # Recomputed locals this phase needs, with the ones they read, in declaration order.
+            changed = True
+            while changed:
+                changed = False
+                for name in list(used):
+                    st = self.remat[name][1]
+                    for other in self.remat:
+                        if other not in used and ident_uses(other, self.src.mask[st.start:st.end]):
+                            used.add(other)
+                            changed = True
+            own = {id(st) for st in stmts}
+            below = self.bounded_phase(stmts) if not returns else None
+            if below:
+                stmts = below[1]
+            call = "for_each_item_below(%s, " % below[0] if below else "for_each_item("
+            lines = [indent + "%s.%s[&](%s) {\n" % (TILE_PHASE_NAME, call, param)]
+            if returns:
+                if state["first"]:
+                    lines.append(indent + "  %s[%s] = false;\n" % (TILE_PHASE_RETURNED, self.name))
+                else:
+                    lines.append(indent + "  if (%s[%s]) return;\n" % (TILE_PHASE_RETURNED, self.name))
+            state["first"] = False
+            seen = set()
+            for name in sorted(used, key=lambda n: self.remat[n][1].start):
+                st = self.remat[name][1]
+                if id(st) in own or id(st) in seen:
+                    continue
+                seen.add(id(st))
+                lines.append(indent + "  " + self.render_range(st.start, st.end).strip() + "\n")
+            if below:
+                lines.append(indent + "  " + self.render_range(stmts[0].start, stmts[-1].end).strip() + "\n")
+            elif stmts:
+                chunk = self.render_range(stmts[0].start, stmts[-1].end)
+                first_line = self.src.line_starts[self.src.line_of(stmts[0].start)]
+                lead = text[first_line:stmts[0].start]
+                chunk = (lead if not lead.strip() else "") + chunk
+                for l in chunk.split("\n"):
+                    lines.append(("  " + l if l.strip() else "") + "\n")
+            lines.append(indent + "});\n")
+            out.extend(lines)
+
+        def walk(ns, indent):
+            for n in ns:
+                if n[0] == "phase":
+                    phase(n[1], indent)
+                else:
+                    st = n[1]
+                    head = text[st.start:st.head[1] + 1]
+                    out.append(indent + head.strip() + " {\n")
+                    walk(n[2], indent + "  ")
+                    out.append(indent + "}\n")
+
+        if returns and nodes and nodes[0][0] != "phase":
+            phase([], ind)
+        walk(nodes, ind)
+        out.append(base + "}")
+        return "".join(out)
+
+    def bounded_phase(self, stmts):
+        """(bound, [statement]) for a phase that is one `if (l < bound) statement` of a rank-1
+        tile, where l is the work-item's local index and bound is the same for the whole tile
+        (a tree reduction's step): the phase then runs for the first `bound` work-items only."""
+        mask = self.src.mask
+        if len(stmts) != 1 or stmts[0].kind != "if" or stmts[0].orelse or "," in self.targs:
+            return None
+        st = stmts[0]
+        cond = mask[st.head[0] + 1:st.head[1]]
+        m = re.match(r"\s*([A-Za-z_]\w*(?:\s*\.\s*local\s*\[\s*0\s*\])?)\s*<\s*([^<>=?:,&|]+?)\s*$", cond)
+        if not m:
+            return None
+        lhs = re.sub(r"\s+", "", m.group(1))
+        if lhs != self.name + ".local[0]":
+            r = self.remat.get(lhs)
+            if not r or re.sub(r"\s+", "", mask[r[3]["init"][0]:r[3]["init"][1]]).lstrip("=") != self.name + ".local[0]":
+                return None
+        bound = m.group(2)
+        for w in re.findall(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)", bound):
+            if w in self.declared or w == self.name:
+                return None
+            if re.search(r"\b%s\s*(?:\(|\[|\.|->)" % w, bound):
+                return None
+        return (self.src.text[st.head[0] + 1 + m.start(2):st.head[0] + 1 + m.end(2)].strip(), st.body)
+
+    def param_type(self):
+        return self.ptype
+
+
+def port_text(path, text, only_amp=True, robust_access=True, tile_phases=True):
     """Returns (ported text, report lines). only_amp=False ports even text without a sign of
-    C++ AMP (a snippet); robust_access=False leaves out the robust rule's definition."""
+    C++ AMP (a snippet); robust_access=False leaves out the robust rule's definition;
+    tile_phases=False keeps every tiled kernel's barriers (the `tile` rule, TilePhases)."""
     port = Port(path, text, only_amp, robust_access).run()
-    return port.result(), port.report()
+    ported, report = port.result(), port.report()
+    if tile_phases and ported != text or tile_phases and (not only_amp or port.looks_like_amp()):
+        before = ported
+        ported, more = tile_phases_text(path, ported)
+        if more and before != text:
+            more = [report_line_in(text, before, line) for line in more]
+        report = report + more
+    return ported, report
+
+
+def report_line_in(original, ported, line):
+    """A report line of a rule that read the ported text, renumbered to the original's line."""
+    import difflib
+    m = re.match(r"(.*?):(\d+):(.*)$", line, re.S)
+    if not m:
+        return line
+    n = int(m.group(2)) - 1
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+            a=original.splitlines(), b=ported.splitlines(), autojunk=False).get_opcodes():
+        if j1 <= n < j2:
+            n = i1 + (n - j1 if tag == "equal" else 0)
+            break
+    return "%s:%d:%s" % (m.group(1), n + 1, m.group(3))
+
+
+def tile_phases_text(path, text):
+    """The `tile` rule alone, on a ported (or hipamp) source: (text, report lines)."""
+    phases = TilePhases(path, text).run()
+    return phases.result(), phases.lines
 
 
 def main(argv=None):
@@ -2840,6 +3552,13 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if a file would change")
     parser.add_argument("-q", "--quiet", action="store_true", help="print warnings only")
+    parser.add_argument("--no-tile-phases", action="store_true",
+                        help="keep the barriers of every tiled kernel (the `tile` rule off): "
+                             "they run on fibers on the CPU device, one switch per work-item "
+                             "per barrier")
+    parser.add_argument("--tile-phases-only", action="store_true",
+                        help="apply only the `tile` rule, to a source already written for "
+                             "hipamp (its tiled kernels with barriers become tile kernels)")
     parser.add_argument("--no-robust-access", action="store_true",
                         help="do not define HIPAMP_ROBUST_ACCESS (Direct3D's out-of-range rules) "
                              "in the ported files: kernels keep unchecked accesses")
@@ -2857,7 +3576,11 @@ def main(argv=None):
     for path in args.sources:
         with open(path, "rb") as f:
             text, encoding = decode(f.read())
-        ported, report = port_text(path, text, robust_access=not args.no_robust_access)
+        if args.tile_phases_only:
+            ported, report = tile_phases_text(path, text)
+        else:
+            ported, report = port_text(path, text, robust_access=not args.no_robust_access,
+                                       tile_phases=not args.no_tile_phases)
         changed_lines = count_changed_lines(text, ported)
         warnings = sum(1 for line in report if ": warning [" in line)
         for line in report:

@@ -1578,3 +1578,210 @@ class MsvcPermissiveParsing(PortTest):
         text = ("#include <amp.h>\ntemplate <typename T> class Pool {\npublic:\n    ~Pool();\n};\n"
                 "template <typename T> Pool<T>::~Pool() { }\n")
         self.assertPorts(text, text.replace("<amp.h>", "<hipamp/amp.h>"), {"include"})
+
+
+# ---- the tile rule: tiled kernels with barriers as phases -------------------------------------
+
+TILE_REDUCTION = r'''#include <amp.h>
+#include <cstdio>
+#include <random>
+#include <vector>
+using namespace concurrency;
+#define TS 64
+int main()
+{
+    const int tiles = 37;
+    std::vector<int> data(TS * tiles), sums(tiles, -1), firsts(tiles, -1);
+    std::mt19937 rng(5);
+    for (auto& x : data) x = int(rng() % 2001) - 1000;
+    array_view<const int, 1> in(int(data.size()), data);
+    array_view<int, 1> out(tiles, sums), first(tiles, firsts);
+    parallel_for_each(in.extent.tile<TS>(), [=](tiled_index<TS> tidx) restrict(amp)
+    {
+        tile_static int s[TS];
+        int l = tidx.local[0];
+        const int mine = in[tidx.global];   // read after the barriers: kept per work-item
+        s[l] = mine;
+        tidx.barrier.wait();
+        for (int st = TS / 2; st > 0; st /= 2)
+        {
+            if (l < st) s[l] += s[l + st];
+            tidx.barrier.wait();
+        }
+        if (l == 0) { out[tidx.tile] = s[0]; first[tidx.tile] = mine; }
+    });
+    out.synchronize();
+    first.synchronize();
+    for (int t = 0; t < tiles; ++t)
+    {
+        long long want = 0;
+        for (int i = 0; i < TS; ++i) want += data[t * TS + i];
+        if (sums[t] != want || firsts[t] != data[t * TS]) { printf("tile %d: %d vs %lld\n", t, sums[t], want); return 1; }
+    }
+    printf("PASSED\n");
+    return 0;
+}
+'''
+
+TILE_MATMUL = r'''#include <amp.h>
+#include <cstdio>
+#include <random>
+#include <vector>
+using namespace concurrency;
+static const int TILE = 8;
+int main()
+{
+    const int M = 24, N = 40, K = 32;
+    std::vector<int> a(M * K), b(K * N), c(M * N, -7);
+    std::mt19937 rng(9);
+    for (auto& x : a) x = int(rng() % 19) - 9;
+    for (auto& x : b) x = int(rng() % 19) - 9;
+    array_view<const int, 2> va(M, K, a), vb(K, N, b);
+    array_view<int, 2> vc(M, N, c);
+    vc.discard_data();
+    parallel_for_each(vc.extent.tile<TILE, TILE>(), [=](tiled_index<TILE, TILE> t_idx) restrict(amp)
+    {
+        int row = t_idx.local[0];
+        int col = t_idx.local[1];
+        int sum = 0;
+        int parts[2];                    // an array carried across the barriers
+        parts[0] = 0; parts[1] = 0;
+        for (int i = 0; i < K; i += TILE)
+        {
+            tile_static int sA[TILE][TILE];
+            tile_static int sB[TILE][TILE];
+            sA[row][col] = va(t_idx.global[0], col + i);
+            sB[row][col] = vb(row + i, t_idx.global[1]);
+            t_idx.barrier.wait();
+            for (int k = 0; k < TILE; k++)
+                sum += sA[row][k] * sB[k][col];
+            parts[(i / TILE) % 2] += 1;
+            t_idx.barrier.wait();
+        }
+        vc[t_idx.global] = sum + 1000 * (parts[0] - parts[1]);
+    });
+    vc.synchronize();
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j)
+        {
+            int want = 0;
+            for (int k = 0; k < K; ++k) want += a[i * K + k] * b[k * N + j];
+            if (c[i * N + j] != want) { printf("(%d, %d): %d vs %d\n", i, j, c[i * N + j], want); return 1; }
+        }
+    printf("PASSED\n");
+    return 0;
+}
+'''
+
+# Tiles that leave early: one through a uniform `if (...) return;` first (run once per tile),
+# one through a return inside a block (a per-work-item flag in the phases after it).
+TILE_RETURNS = r'''#include <amp.h>
+#include <cstdio>
+#include <vector>
+using namespace concurrency;
+int main()
+{
+    const int n = 16 * 12;
+    std::vector<int> v(n), w(n, 5), x(n, 5);
+    for (int i = 0; i < n; ++i) v[i] = i * 3 - 100;
+    array_view<const int, 1> in(n, v);
+    array_view<int, 1> out(n, w), out2(n, x);
+    parallel_for_each(in.extent.tile<16>(), [=](tiled_index<16> t) restrict(amp)
+    {
+        if (t.tile[0] % 3 == 1) return;
+        tile_static int s[16];
+        s[t.local[0]] = in[t.global];
+        t.barrier.wait();
+        out[t.global] = s[15 - t.local[0]];
+    });
+    parallel_for_each(in.extent.tile<16>(), [=](tiled_index<16> t) restrict(amp)
+    {
+        tile_static int s[16];
+        if (t.tile[0] % 2 == 0) { out2[t.global] = -1; return; }
+        s[t.local[0]] = in[t.global] * 2;
+        t.barrier.wait();
+        out2[t.global] = s[15 - t.local[0]];
+    });
+    out.synchronize();
+    out2.synchronize();
+    for (int i = 0; i < n; ++i)
+    {
+        const int tile = i / 16, mirror = tile * 16 + 15 - i % 16;
+        const int want = tile % 3 == 1 ? 5 : v[mirror];
+        const int want2 = tile % 2 == 0 ? -1 : v[mirror] * 2;
+        if (w[i] != want || x[i] != want2) { printf("%d: %d %d vs %d %d\n", i, w[i], x[i], want, want2); return 1; }
+    }
+    printf("PASSED\n");
+    return 0;
+}
+'''
+
+
+class TilePhasesRule(PortTest):
+    """The `tile` rule (TilePhases): tiled kernels with barriers become tile kernels of phases.
+    Each program checks its own results against a serial loop on random data, on the CPU
+    device; nvcc must compile the port."""
+
+    def check_program(self, text, expect_in=(), expect_not_in=("barrier.wait",)):
+        got, report = port(text, only_amp=True)
+        self.assertIn("parallel_for_each_tile(", got)
+        for s in expect_in:
+            self.assertIn(s, got)
+        for s in expect_not_in:
+            self.assertNotIn(s, got)
+        self.assertTrue(any("[tile] tiled kernel with barriers" in l for l in report), report)
+        self.assertEqual(port(got, only_amp=True)[0], got, "not idempotent")
+        self.assertIn("PASSED", compile_ported(self, got, run=True))
+        return got
+
+    def test_tree_reduction_runs_bounded_phases(self):
+        got = self.check_program(TILE_REDUCTION, expect_in=(
+            "for_each_item_below(st, ", "hipamp::tile_private<int, TS> mine;", "mine[tidx] = in[tidx.global];"))
+        # `l` is the work-item's index: recomputed in each phase, not stored.
+        self.assertIn("int l = tidx.local[0];", got.split("for_each_item_below")[1])
+
+    def test_matmul_carries_a_sum_and_an_array(self):
+        self.check_program(TILE_MATMUL, expect_in=(
+            "hipamp::tile_private<int, TILE, TILE> sum;", "hipamp::tile_private<int[2], TILE, TILE> parts;",
+            "tile_static int sA[TILE][TILE];"))
+
+    def test_early_returns(self):
+        got = self.check_program(TILE_RETURNS, expect_in=(
+            "if (amp2hipamp_tile.tile()[0] % 3 == 1) return;", "amp2hipamp_returned[t] = true; return;",
+            "if (amp2hipamp_returned[t]) return;"))
+        self.assertEqual(got.count("amp2hipamp_returned[t] = false;"), 1)
+
+    @unittest.skipUnless(NVCC, "nvcc not installed")
+    def test_ports_compile_with_nvcc(self):
+        for text in (TILE_REDUCTION, TILE_MATMUL, TILE_RETURNS):
+            compile_ported(self, port(text, only_amp=True)[0], nvcc=True)
+
+    def test_the_rule_off_keeps_the_barriers(self):
+        got, report = amp2hipamp.port_text("t.cpp", TILE_REDUCTION, True, False, tile_phases=False)
+        self.assertIn("tidx.barrier.wait();", got)
+        self.assertNotIn("[tile]", "".join(report))
+
+    def kept(self, kernel_body, reason, param="tiled_index<16> t"):
+        text = ("#include <amp.h>\nusing namespace concurrency;\nvoid f(int);\n"
+                "void g(tiled_index<16> t) restrict(amp) { t.barrier.wait(); }\n"
+                "void run(array_view<int, 1> v, int n) {\n"
+                "  parallel_for_each(v.extent.tile<16>(), [=](%s) restrict(amp) {\n%s\n  });\n}\n"
+                % (param, kernel_body))
+        got, report = port(text, only_amp=True)
+        self.assertNotIn("parallel_for_each_tile", got)
+        self.assertIn("barrier.wait", got)
+        lines = [l for l in report if "[tile] kept" in l]
+        self.assertEqual(len(lines), 1, report)
+        self.assertIn(reason, lines[0])
+        self.assertIn("t.cpp:6:", lines[0])  # the line of the launch in the original
+
+    def test_what_it_leaves_alone(self):
+        self.kept("    if (n > 2) { v[t.global] = 1; t.barrier.wait(); }", "a barrier under `if`")
+        self.kept("    for (int i = 0; i < n; ++i) { if (v[i] == 0) break; t.barrier.wait(); }",
+                  "break/continue")
+        self.kept("    int m = v[t.global];\n    for (int i = 0; i < m; ++i) { t.barrier.wait(); }",
+                  "reads `m`")
+        self.kept("    v[t.global] = 1;\n    t.barrier.wait();\n    g(t);", "passed on whole")
+        self.kept("    auto x = v[t.global];\n    t.barrier.wait();\n    v[t.global] = x + 1;",
+                  "cannot be spelled")
+        self.kept("    t.barrier.wait();\n    goto end;\n    end: v[t.global] = 1;", "goto")
