@@ -2942,6 +2942,37 @@ def split_with_offsets(text, sep, base=0):
     return parts + [(base + start, base + len(text))]
 
 
+def split_parameters(text, base=0):
+    """(start, end) of each parameter of a parameter list (commas inside <...> kept)."""
+    parts, depth, angle, start = [], 0, 0, 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "<" and depth == 0:
+            angle += 1
+        elif c == ">" and depth == 0 and angle > 0:
+            angle -= 1
+        elif c == "," and depth == 0 and angle == 0:
+            parts.append((base + start, base + i))
+            start = i + 1
+    return parts + [(base + start, base + len(text))]
+
+
+def enclosing_paren(s, i):
+    """The position of the `(` whose parentheses hold offset i, or None."""
+    depth = 0
+    for j in range(i - 1, -1, -1):
+        if s[j] in ")]}":
+            depth += 1
+        elif s[j] in "([{":
+            if depth == 0:
+                return j if s[j] == "(" else None
+            depth -= 1
+    return None
+
+
 def blank_lambda_bodies(text):
     """text with the bodies of lambdas inside it blanked (their returns are their own)."""
     for m in re.finditer(r"\]\s*(?:\([^()]*\)\s*)?(?:mutable\s*)?(?:->[^{;]*)?\{", text):
@@ -2997,7 +3028,7 @@ class TilePhases:
         return text
 
     def port_launch(self, m):
-        mask, text = self.src.mask, self.src.text
+        mask = self.src.mask
         open_ = m.end() - 1
         close = match_forward(mask, open_)
         if close is None:
@@ -3024,9 +3055,107 @@ class TilePhases:
         body = mask[body_open:body_close]
         barrier = re.compile(r"\b%s\s*\.\s*barrier\s*\.\s*wait\w*\s*\(" % re.escape(name))
         if not barrier.search(body):
-            return  # no barrier: the tiled executor runs it as loops already
+            self.port_calling_launch(m, popen, pclose, body_open, body_close, param)
+            return  # no barrier of its own: the tiled executor runs it as loops already
         if after.group(1):
             raise TilePhaseReject("a mutable kernel")
+        new_body = self.phase_body(param, body_open, body_close)
+        self.edits.append((body_open, body_close + 1, new_body))
+        self.edits.append((popen + 1, pclose, "const hipamp::tile_context<%s>& %s" % (self.targs, TILE_PHASE_NAME)))
+        self.edits.append((m.start(), m.end() - 1, "parallel_for_each_tile"))
+        self.lines.append("%s:%d: [tile] tiled kernel with barriers -> parallel_for_each_tile with %d "
+                          "phase(s): loops over the tile on the CPU device, the same kernel on a GPU" %
+                          (self.path, self.src.line_of(m.start()) + 1, self.phase_count))
+
+    def tile_functions(self):
+        """{name: (param match, param open, param close, body open, body close)} for the
+        functions of this file that take a tiled_index and wait at its barrier (the samples'
+        `void stage_kernel(tiled_index<T, T> tidx, ...) restrict(amp) { ... }`)."""
+        if hasattr(self, "_tile_functions"):
+            return self._tile_functions
+        mask = self.src.mask
+        found = {}
+        for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", mask):
+            if m.group(1) in CXX_KEYWORDS or self.src.in_directive(m.start()):
+                continue
+            pclose = match_forward(mask, m.end() - 1)
+            if pclose is None or "tiled_index" not in mask[m.end():pclose]:
+                continue
+            after = re.match(r"\s*(?:(?:%s|const|noexcept|restrict\s*\([^()]*\))\s*)*\{" % RESTRICT_MACRO,
+                             mask[pclose + 1:])
+            if not after:
+                continue
+            params = split_parameters(mask[m.end():pclose], m.end())
+            tiled = [(i, TILED_PARAM.match(mask[a:b]), a) for i, (a, b) in enumerate(params)
+                     if TILED_PARAM.match(mask[a:b])]
+            body_open = pclose + after.end()
+            body_close = match_forward(mask, body_open)
+            if len(tiled) != 1 or body_close is None:
+                continue
+            i, param, a = tiled[0]
+            if not re.search(r"\b%s\s*\.\s*barrier\s*\.\s*wait" % re.escape(param.group(4)),
+                             mask[body_open:body_close]):
+                continue
+            found[m.group(1)] = (i, param, a, params[i][1], body_open, body_close, m.start())
+        self._tile_functions = found
+        return found
+
+    def port_calling_launch(self, m, popen, pclose, body_open, body_close, param):
+        """A kernel lambda whose whole body is a call `f(..., t, ...)` to a function of this
+        file that waits at t's barrier: the function takes the tile_context and runs phases;
+        the lambda hands its tile_context on. Every call of f must be such a launch."""
+        mask = self.src.mask
+        name = param.group(4)
+        call = re.match(r"\s*([A-Za-z_]\w*)\s*\(", mask[body_open + 1:body_close])
+        if not call or call.group(1) not in self.tile_functions():
+            return
+        fname = call.group(1)
+        copen = body_open + 1 + call.end() - 1
+        cclose = match_forward(mask, copen)
+        if cclose is None or not re.match(r"\s*;\s*$", mask[cclose + 1:body_close]):
+            raise TilePhaseReject("the kernel does more than call %s" % fname)
+        i, fparam, fa, fb, fopen, fclose, fstart = self.tile_functions()[fname]
+        args = split_with_offsets(mask[copen + 1:cclose], ",", copen + 1)
+        if len(args) <= i or mask[args[i][0]:args[i][1]].strip() != name:
+            raise TilePhaseReject("%s is not handed to %s as its tiled_index" % (name, fname))
+        if re.search(r"\b%s\b" % re.escape(name), mask[copen + 1:cclose].replace(mask[args[i][0]:args[i][1]], "", 1)):
+            raise TilePhaseReject("%s is used beside the call of %s" % (name, fname))
+        if not hasattr(self, "_ported_functions"):
+            self._ported_functions = {}
+        if fname not in self._ported_functions:
+            calls = [c for c in re.finditer(r"\b%s\s*\(" % re.escape(fname), mask) if c.start() != fstart
+                     and not self.src.in_directive(c.start())]
+            launches = [c for c in re.finditer(r"\bparallel_for_each\s*\(", mask)]
+            for c in calls:
+                inside = [l for l in launches if l.start() < c.start() < (match_forward(mask, l.end() - 1) or 0)]
+                if not inside:
+                    raise TilePhaseReject("%s is also called outside a tiled launch" % fname)
+            try:
+                new_body = self.phase_body(fparam, fopen, fclose)
+            except TilePhaseReject as why:
+                self._ported_functions[fname] = str(why)
+                raise
+            self._ported_functions[fname] = None
+            self.edits.append((fopen, fclose + 1, new_body))
+            self.edits.append((fa + (len(mask[fa:fb]) - len(mask[fa:fb].lstrip())), fb,
+                               "const hipamp::tile_context<%s>& %s" % (self.targs, TILE_PHASE_NAME)))
+            self.lines.append("%s:%d: [tile] %s, a tiled kernel function with barriers -> a tile "
+                              "function of %d phase(s) taking the tile_context" %
+                              (self.path, self.src.line_of(fstart) + 1, fname, self.phase_count))
+        elif self._ported_functions[fname]:
+            raise TilePhaseReject(self._ported_functions[fname])
+        self.edits.append((args[i][0] + (len(mask[args[i][0]:args[i][1]]) - len(mask[args[i][0]:args[i][1]].lstrip())),
+                           args[i][1], TILE_PHASE_NAME))
+        self.edits.append((popen + 1, pclose, "const hipamp::tile_context<%s>& %s" % (param.group(2).strip(), TILE_PHASE_NAME)))
+        self.edits.append((m.start(), m.end() - 1, "parallel_for_each_tile"))
+        self.lines.append("%s:%d: [tile] tiled kernel calling %s -> parallel_for_each_tile" %
+                          (self.path, self.src.line_of(m.start()) + 1, fname))
+
+    def phase_body(self, param, body_open, body_close):
+        """The text of a kernel body (braces included) split at its barriers into phases."""
+        mask, text = self.src.mask, self.src.text
+        name = param.group(4)
+        body = mask[body_open:body_close]
         if re.search(r"^[ \t]*#", body, re.M):
             raise TilePhaseReject("preprocessor lines in the kernel")
         if re.search(r"\bgoto\b", body):
@@ -3050,17 +3179,10 @@ class TilePhases:
         stmts = parse_statements(mask, self.lo, self.hi)
         nodes = self.segment(stmts, top=True)
         self.subst = []   # (start, end, replacement) inside the body
-        self.drop = []    # (start, end) removed
         hoisted, private = self.variables(nodes)
         prologue = self.prologue(nodes)
         returns = self.returns(nodes)
-        new_body = self.render(nodes, hoisted, private, returns, text, body_open, prologue)
-        self.edits.append((body_open, body_close + 1, new_body))
-        self.edits.append((popen + 1, pclose, "const hipamp::tile_context<%s>& %s" % (self.targs, TILE_PHASE_NAME)))
-        self.edits.append((m.start(), m.end() - 1, "parallel_for_each_tile"))
-        self.lines.append("%s:%d: [tile] tiled kernel with barriers -> parallel_for_each_tile with %d "
-                          "phase(s): loops over the tile on the CPU device, the same kernel on a GPU" %
-                          (self.path, self.src.line_of(m.start()) + 1, self.phase_count))
+        return self.render(nodes, hoisted, private, returns, text, body_open, prologue)
 
     # ---- structure ---------------------------------------------------------------------------
     def is_barrier(self, st):
@@ -3118,8 +3240,8 @@ class TilePhases:
         mask = self.src.mask
         t = mask[st.start:st.end - 1]
         m = re.match(r"\s*((?:(?:const|volatile|constexpr)\s+)*)((?:(?:unsigned|signed|long|short)\s+)*"
-                     r"(?:::\s*)?[A-Za-z_][\w]*(?:\s*::\s*[A-Za-z_]\w*)*(?:\s*<[^;{}()]*?>)?"
-                     r"(?:\s+(?:int|long|char|short|double))*)(\s*(?:const\s*)?[*&]*\s*)"
+                     r"(?:::\s*)?[A-Za-z_][\w]*\b(?:\s*::\s*[A-Za-z_]\w*\b)*(?:\s*<[^;{}()]*?>)?"
+                     r"(?:\s+(?:int|long|char|short|double)\b)*)(\s*(?:const\s*)?[*&]*\s*)"
                      r"([A-Za-z_]\w*)\s*(?=[=;,\[({]|$)", t)
         if not m or m.group(2).split()[0] in CXX_KEYWORDS or (not m.group(3).strip() and not m.group(3)):
             return None
@@ -3188,6 +3310,15 @@ class TilePhases:
                 if ident_uses(name, mask[h[0]:h[1]]):
                     raise TilePhaseReject("the control of a loop that holds barriers reads `%s`, "
                                           "a local of the work-item" % name)
+        # A name declared again in a nested block (or a for's init) would be rewritten there
+        # too: leave such kernels alone.
+        redecl = r"(?<![\w.])(?!(?:return|else|case|delete|throw|new)\b)[A-Za-z_][\w:]*(?:\s*<[^;{}()]*?>)?[\s*&]+%s\s*(?=[=;,(\[{)])"
+        for name, places in decl_of.items():
+            if len(places) == 1 and self.used_outside(name, places[0][0], phase_list, loop_heads):
+                own_at = places[0][3]["at"]
+                for r in re.finditer(redecl % re.escape(name), body):
+                    if not self.lo + r.start() <= own_at < self.lo + r.end():
+                        raise TilePhaseReject("`%s` crosses a barrier and is declared again in a nested block" % name)
         # Recomputable locals, to a fixed point (one may read another); the phases that read
         # one declare it again, with the ones it reads.
         remat = {}
@@ -3290,10 +3421,21 @@ class TilePhases:
         if v["kind"] not in ("=", "(") or v["array"] or v["ptr"]:
             return False
         body = mask[self.lo:self.hi]
-        mods = re.compile(r"(?<![\w.])(?<!->)\b%s\b\s*(?:\[[^\]]*\]\s*)*(?:(?:[-+*/%%&|^]|<<|>>)?=(?!=)|\+\+|--)|"
-                          r"(?:\+\+|--)\s*%s\b|(?<![&\w)\]])&\s*%s\b" % ((re.escape(name),) * 3))
-        if mods.search(body[:v["at"] - self.lo]) or mods.search(body[v["init"][1] - self.lo:]):
+        mods = re.compile(r"(?<![\w.])(?<!->)\b%s\b\s*(?:\[[^\]]*\]\s*|\.\s*\w+\s*)*"
+                          r"(?:(?:[-+*/%%&|^]|<<|>>)?=(?!=)|\+\+|--)|"
+                          r"(?:\+\+|--)\s*%s\b|(?<![&\w)\]])&\s*%s\b|"
+                          r"(?<![\w.])(?<!->)\b%s\s*\.\s*\w+\s*\(" % ((re.escape(name),) * 4))
+        rest = body[:v["at"] - self.lo] + " " * (v["init"][1] - v["at"]) + body[v["init"][1] - self.lo:]
+        if mods.search(rest):
             return False
+        if not d[2]:
+            # A non-const local handed bare to a function may be bound to a reference and changed
+            # there (the book's SwitchIndeces(inIdx, outIdx)); only the pure calls are known.
+            for arg in re.finditer(r"[(,]\s*%s\s*(?=[,)])" % re.escape(name), rest):
+                open_at = arg.start() if rest[arg.start()] == "(" else enclosing_paren(rest, arg.start())
+                callee = re.search(r"(%s)\s*$" % PURE_CALLS, rest[:open_at]) if open_at is not None else None
+                if callee is None and open_at is not None and re.search(r"[\w>]\s*$", rest[:open_at]):
+                    return False
         init = mask[v["init"][0]:v["init"][1]]
         if v["kind"] == "=":
             init = init[1:]
@@ -3306,6 +3448,8 @@ class TilePhases:
             if word in ("true", "false", "sizeof"):
                 continue
             rest = init[ident.end():]
+            if word in remat and re.match(r"\s*(?:\[|\.)", rest):
+                continue  # an element or member of a recomputed local: a value, not memory
             if re.match(r"\s*(?:\(|\[|\.|->|::)", rest):
                 return False  # a call, a subscript (a view's read), a member: not recomputed
             if word in decl_of and word not in remat:
