@@ -184,7 +184,7 @@ TEST_CASE("phases taking tiled_index carry tile_private values across phases",
         acc.get_default_view(), e.tile<2, 4, 8>(),
         [=] HIPAMP_RESTRICT(const hx::tile_context<2, 4, 8>& t) {
           HIPAMP_TILE_STATIC int s[2][4][8];
-          HIPAMP_TILE_PRIVATE hx::tile_private<int, 2, 4, 8> own;    // read after the barrier
+          HIPAMP_TILE_PRIVATE hx::tile_private<int, 2, 4, 8> own;     // read after the barrier
           HIPAMP_TILE_PRIVATE hx::tile_private<int[2], 2, 4, 8> two;  // an array per work-item
           t.for_each_item([&](hx::tiled_index<2, 4, 8> idx) {
             own[idx] = in[idx.global] * 3;
@@ -227,13 +227,12 @@ TEST_CASE("for_each_item_below runs a phase for the first work-items of each til
       std::vector<int> result(std::size_t(n), -1);
       hx::array_view<const int, 1> in(n, data);
       hx::array_view<int, 1> out(n, result);
-      hx::parallel_for_each_tile(
-          acc.get_default_view(), hx::extent<1>(n).tile<width>(),
-          [=] HIPAMP_RESTRICT(const hx::tile_context<width>& t) {
-            t.for_each_item_below(count, [&](hx::tiled_index<width> idx) {
-              out[idx.global] = in[idx.global] + idx.tile[0];
-            });
-          });
+      hx::parallel_for_each_tile(acc.get_default_view(), hx::extent<1>(n).tile<width>(),
+                                 [=] HIPAMP_RESTRICT(const hx::tile_context<width>& t) {
+                                   t.for_each_item_below(count, [&](hx::tiled_index<width> idx) {
+                                     out[idx.global] = in[idx.global] + idx.tile[0];
+                                   });
+                                 });
       out.synchronize();
       std::size_t bad = 0;
       for (int i = 0; i < n; ++i) {
@@ -245,8 +244,7 @@ TEST_CASE("for_each_item_below runs a phase for the first work-items of each til
   }
 }
 
-TEST_CASE("a tree reduction in bounded tiled_index phases gives the exact sum",
-          "[hierarchical]") {
+TEST_CASE("a tree reduction in bounded tiled_index phases gives the exact sum", "[hierarchical]") {
   constexpr int width = 256;
   const int tiles_list[] = {1, 29};
   FOR_EACH_ACCELERATOR(acc) {

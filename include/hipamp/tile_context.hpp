@@ -30,7 +30,8 @@ struct tile_item {
 namespace detail {
 // The position of a work-item in its tile, row-major.
 template <int D0, int D1, int D2>
-HIPAMP_HOST_DEVICE constexpr int flat_local(const index<tile_shape<D0, D1, D2>::rank>& local) noexcept {
+HIPAMP_HOST_DEVICE constexpr int flat_local(
+    const index<tile_shape<D0, D1, D2>::rank>& local) noexcept {
   if constexpr (tile_shape<D0, D1, D2>::rank == 1) {
     return local[0];
   } else if constexpr (tile_shape<D0, D1, D2>::rank == 2) {
