@@ -444,6 +444,7 @@ class Port:
         self.port_wide_output()
         self.port_captures(kernels)
         self.port_local_types(kernels)
+        self.port_overloaded_kernel_templates(kernels)
         self.port_kernel_member_access(kernels)
         self.check_views_without_source()
         self.check_divergent_barriers()
@@ -725,6 +726,56 @@ class Port:
             self.edit(at, at, "", "capture",
                       "local %s %s -> namespace scope before its function (nvcc rejects a type "
                       "local to a function in what an extended lambda captures)" % (m.group(1), name))
+
+    def port_overloaded_kernel_templates(self, kernels):
+        """nvcc's generated stub names the function template around an extended lambda by
+        address with its template arguments spelled out (&f<int, 1, int*>); where another
+        template of the same name accepts those explicit arguments too, g++ finds the address
+        ambiguous and the unit does not compile (the suite's constructor.h: test_feature_itr
+        (extent, It, It) beside (extent, BeginIt, accl)). A trailing template parameter
+        defaulted to void, which no call names, makes the stub's argument list fit that template
+        alone (the other's next parameter becomes void); calls deduce and order as before."""
+        mask = self.src.mask
+        done = set()
+        for start, _ in kernels:
+            for brace, head in enclosing_blocks(mask, start):
+                if not is_function_head(head) or "]" in head.split("(")[0]:
+                    continue
+                if brace in done:
+                    break
+                done.add(brace)
+                t = re.match(r"\s*template\s*<", head)
+                if not t or "hipamp_overload_tag" in head:
+                    break
+                head_start = brace - len(head)
+                close = match_template_head(mask, head_start + t.end() - 1)
+                if close is None or not mask[head_start + t.end():close].strip():
+                    break  # an explicit specialization (template <>)
+                name = re.search(r"(~?[A-Za-z_]\w*)\s*\((?:[^()]|\([^()]*\))*\)[^()]*$", head)
+                if not name:
+                    break
+                declared = r"template\s*<[^;{}]*?>\s*(?:(?:inline|static|constexpr)\s+)*[\w:<>,\s*&]+?\b%s\s*\(" \
+                    % re.escape(name.group(1))
+                mine = len(split_top_level(mask[head_start + t.end():close], ","))
+                longer = 0  # other templates of the name with more template parameters
+                for m in [mask] + self.header_masks():
+                    for c in re.finditer(declared, m):
+                        h = re.match(r"template\s*<", m[c.start():])
+                        end = match_template_head(m, c.start() + h.end() - 1)
+                        if end is not None and len(split_top_level(m[c.start() + h.end():end], ",")) > mine:
+                            longer += 1
+                if not longer:
+                    break  # no other template whose parameters this one's arguments could begin
+                params = squash(head[name.end(1):])
+                if sum(squash(m[c.end() - 1:]).startswith(params[:params.find(")") + 1])
+                       for m in [mask] + self.header_masks()
+                       for c in re.finditer(declared, m)) > 1:
+                    break  # declared ahead as well: both would have to change
+                self.edit(close, close, ", typename hipamp_overload_tag = void", "capture",
+                          "function template %s, overloaded, holding a kernel: trailing template "
+                          "parameter hipamp_overload_tag = void (nvcc's stub names it by address "
+                          "with explicit arguments that fit another overload too)" % name.group(1))
+                break
 
     def hoist_macro_argument(self, where):
         """A restrict(amp) lambda written as an argument of a function-like macro (an ALL-CAPS

@@ -1130,6 +1130,31 @@ class LocalTypes(PortTest):
         self.assertIn("    struct Foo\n", port(in_template)[0])
 
 
+class OverloadedKernelTemplates(PortTest):
+    """nvcc's stub names a kernel's enclosing template by address with explicit arguments; the
+    suite's constructor.h has another template those arguments fit too, and the unit did not
+    compile (10 With_Begin_End_Itrs tests on the H100)."""
+    PROGRAM = ("#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n"
+               "template <typename T, int R, typename It>\nbool feature(extent<R> e, It first, It last) {\n"
+               "  array<T, R> a(e, first, last);\n"
+               "  parallel_for_each(e, [&](index<R> i) restrict(amp) { a[i] *= 2; });\n"
+               "  std::vector<T> back = a;\n  return back[3] == T(2 * first[3]);\n}\n"
+               "template <typename T, int R, typename Accl, typename BeginIt>\n"
+               "bool feature(extent<R> e, BeginIt first, Accl device) { return false; }\n"
+               "int main() {\n  std::vector<int> d(4, 5);\n"
+               "  return feature<int, 1>(extent<1>(4), d.data(), d.data() + 4) ? 0 : 1;\n}\n")
+
+    def test_a_trailing_defaulted_parameter_disambiguates_the_stub(self):
+        got, report = port(self.PROGRAM)
+        self.assertIn("template <typename T, int R, typename It, typename hipamp_overload_tag = void>\n"
+                      "bool feature(extent<R> e", got)
+        self.assertIn("template <typename T, int R, typename Accl, typename BeginIt>\n", got)
+        self.assertTrue([w for w in report if "hipamp_overload_tag" in w])
+        self.assertEqual(port(got)[0], got, "not idempotent")
+        compile_ported(self, got, run=True)
+        compile_ported(self, got, nvcc=True)
+
+
 class DivergentBarriers(PortTest):
     """C++ AMP rejects a tile barrier under control flow that depends on the work-item (MSVC
     C3561); the port says so at compile time, and leaves uniform control flow alone."""
