@@ -2529,16 +2529,7 @@ def enclosing_blocks(mask, offset):
 
 def split_top_level(text, sep):
     """text split at sep outside parentheses, brackets and braces."""
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return parts + [text[start:]]
+    return [text[a:b] for a, b in split_with_offsets(text, sep)]
 
 
 def is_function_head(head):
@@ -2979,33 +2970,20 @@ def parse_statement(mask, i, hi):
     raise TilePhaseReject("a statement without its `;`")
 
 
-def split_with_offsets(text, sep, base=0):
-    """(start, end) of each part of text split at sep outside brackets (offsets + base)."""
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == sep and depth == 0:
-            parts.append((base + start, base + i))
-            start = i + 1
-    return parts + [(base + start, base + len(text))]
-
-
-def split_parameters(text, base=0):
-    """(start, end) of each parameter of a parameter list (commas inside <...> kept)."""
+def split_with_offsets(text, sep, base=0, angles=False):
+    """(start, end) of each part of text split at sep outside brackets (offsets + base); with
+    angles, outside <...> too (a parameter list's template arguments)."""
     parts, depth, angle, start = [], 0, 0, 0
     for i, c in enumerate(text):
         if c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
-        elif c == "<" and depth == 0:
+        elif angles and c == "<" and depth == 0:
             angle += 1
-        elif c == ">" and depth == 0 and angle > 0:
+        elif angles and c == ">" and depth == 0 and angle > 0:
             angle -= 1
-        elif c == "," and depth == 0 and angle == 0:
+        elif c == sep and depth == 0 and angle == 0:
             parts.append((base + start, base + i))
             start = i + 1
     return parts + [(base + start, base + len(text))]
@@ -3136,7 +3114,7 @@ class TilePhases:
                              mask[pclose + 1:])
             if not after:
                 continue
-            params = split_parameters(mask[m.end():pclose], m.end())
+            params = split_with_offsets(mask[m.end():pclose], ",", m.end(), angles=True)
             tiled = [(i, TILED_PARAM.match(mask[a:b]), a) for i, (a, b) in enumerate(params)
                      if TILED_PARAM.match(mask[a:b])]
             body_open = pclose + after.end()
