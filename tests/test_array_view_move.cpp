@@ -42,7 +42,7 @@ struct moving_kernel {
       : view(moved_views(other.view, *other.memory)), memory(other.memory) {}
   moving_kernel& operator=(const moving_kernel&) = delete;
   ~moving_kernel() = default;
-  void operator()(hx::index<1> i) const { view[i] += 5; }
+  HIPAMP_RESTRICT void operator()(hx::index<1> i) const { view[i] += 5; }
 };
 
 }  // namespace
