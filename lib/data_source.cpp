@@ -252,12 +252,6 @@ void data_source::consider_pinning_locked(device_impl& device) {
   }
 }
 
-void throw_moved_from_view() {
-  throw runtime_exception(
-      "hipamp: this array_view was moved from (std::move, or an array moved from) and views no "
-      "data any more; assign a view to it before using it again, or copy instead of moving");
-}
-
 void data_source::release_slow() noexcept {
   // release()'s one inline try failed: the last reference, or another thread changed the count
   // meanwhile. Not the last reference: drop it without the registry lock (the lock is global,

@@ -262,30 +262,6 @@ class array_view {
     for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
     capture_if_launching(&other, sizeof(other), other.src_.owns());
   }
-  // Moves (a hipamp extension: C++ AMP's array_view is copy-only, issue 19). A move differs
-  // from a copy only where the copy would take a reference of its own (an unbound view copied
-  // outside a launch): there it takes `other`'s instead, with no atomic operation, and leaves
-  // `other` empty. Elsewhere (a bound view, a launch scope open, device code) it is the copy
-  // above, so binding and the coherence rules see exactly what a copy makes. nvcc's extended
-  // lambda wrapper moves the lambda into its heap copy at every GPU launch's call site, and the
-  // lambda's implicit move moves each captured view. An empty (moved-from) view may be
-  // destroyed, copied or assigned to; any other host use of it throws runtime_exception (no
-  // data is lost: its reference went to the view it was moved into). Not noexcept: inside a
-  // launch scope the move binds, which may fail like the copy.
-  HIPAMP_HOST_DEVICE array_view(array_view&& other)
-      : extent(other.extent),
-        bound_(HIPAMP_COPY_BOUND(other.bound_)),
-        data_(other.data_),
-        offset_(other.offset_),
-        src_(static_cast<detail::source_ref&&>(other.src_), owns_no_reference(bound_)),
-        seen_epoch_(other.seen_epoch_) {
-    for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
-    if (src_.owns()) {
-      other.data_ = nullptr;  // the reference moved: other is empty now
-    } else {
-      capture_if_launching(&other, sizeof(other), other.src_.owns());
-    }
-  }
   // Member-wise, so assigning a view to itself is harmless.
   // NOLINTNEXTLINE(bugprone-unhandled-self-assignment)
   HIPAMP_HOST_DEVICE array_view& operator=(const array_view& other) {
@@ -296,24 +272,6 @@ class array_view {
     bound_ = other.bound_;
     seen_epoch_ = other.seen_epoch_;
     for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
-    return *this;
-  }
-  // Takes other's reference where it owns one (other is empty then), else copies; assignments
-  // never bind, so this never throws. Moving a view into itself leaves it as it is.
-  HIPAMP_HOST_DEVICE array_view& operator=(array_view&& other) noexcept {
-    if (this == &other) return *this;
-    extent = other.extent;
-    data_ = other.data_;
-    offset_ = other.offset_;
-    bound_ = other.bound_;
-    seen_epoch_ = other.seen_epoch_;
-    for (int d = 0; d < N; ++d) stride_[d] = other.stride_[d];
-    if (other.src_.owns()) {
-      src_ = static_cast<detail::source_ref&&>(other.src_);
-      other.data_ = nullptr;
-    } else {
-      src_ = other.src_;
-    }
     return *this;
   }
   HIPAMP_HOST_DEVICE ~array_view() = default;
@@ -540,8 +498,7 @@ class array_view {
   HIPAMP_HOST_DEVICE std::ptrdiff_t stride(int d) const noexcept { return stride_[d]; }
   // The data source the view shows (shared by every view of the same data): with where(),
   // what library algorithms compare to detect outputs that overlap inputs.
-  // Throws for a view moved from (it shows no source).
-  const detail::data_source* source() const { return src_.operator->(); }
+  const detail::data_source* source() const noexcept { return src_.get(); }
   // Where the view lies in its source (what the coherence directory tracks).
   detail::footprint where() const { return geometry().where(); }
 
@@ -615,7 +572,6 @@ class array_view {
 #if !HIPAMP_DEVICE_COMPILE
     if (bound_) return;
     if (detail::launch_scope* scope = detail::launch_scope::current()) {
-      if (HIPAMP_UNLIKELY(!src_)) detail::throw_moved_from_view();  // captured after a move
       std::ptrdiff_t ext[N];
       std::ptrdiff_t str[N];
       for (int d = 0; d < N; ++d) {

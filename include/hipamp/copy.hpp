@@ -35,7 +35,7 @@ struct view_access {
       throw runtime_exception("hipamp: copy from extent " + to_string(src.extent) + " to extent " +
                               to_string(dst.extent) + ": the extents differ");
     }
-    if (src.source() == dst.source()) {  // (throws for a view moved from)
+    if (src.src_.get() == dst.src_.get()) {
       // Same source: go element by element through a temporary to stay correct under overlap.
       std::vector<std::remove_const_t<S>> staging(element_count(src.extent));
       std::size_t k = 0;

@@ -382,9 +382,6 @@ class data_source {
 // An intrusive, device-copyable handle to a data_source. Host copies own a reference; the
 // copies a kernel launch makes do not (the launch keeps the source alive), so projecting a
 // view inside a kernel costs no atomic operation.
-// Thrown (runtime_exception) when host code uses an array_view that was moved from.
-[[noreturn]] void throw_moved_from_view();
-
 class source_ref {
  public:
   HIPAMP_HOST_DEVICE source_ref() noexcept = default;
@@ -406,16 +403,6 @@ class source_ref {
       : ptr_(other.ptr_), owning_(other.owning_) {
     other.ptr_ = nullptr;
     other.owning_ = false;
-  }
-  // For a moved view (issue 19): takes other's reference exactly where a copy would have taken
-  // one of its own (other owns one and the new view is not bound), leaving other empty; else
-  // the same as the copy above, which then takes none. No atomic operation either way.
-  HIPAMP_HOST_DEVICE source_ref(source_ref&& other, bool bound) noexcept
-      : ptr_(other.ptr_), owning_(other.owning_ && !bound) {
-    if (owning_) {
-      other.ptr_ = nullptr;
-      other.owning_ = false;
-    }
   }
   HIPAMP_HOST_DEVICE source_ref& operator=(source_ref other) noexcept {
     data_source* p = ptr_;
@@ -439,14 +426,7 @@ class source_ref {
   HIPAMP_HOST_DEVICE data_source* get() const noexcept { return ptr_; }
   // Whether this handle holds a reference of its own (see launch_scope::hold).
   HIPAMP_HOST_DEVICE bool owns() const noexcept { return owning_; }
-  // Host code reaching the source of an empty handle (a view moved from) gets a clear
-  // exception instead of a null dereference; one compare on paths that call the library.
-  HIPAMP_HOST_DEVICE data_source* operator->() const {
-#if !HIPAMP_DEVICE_COMPILE
-    if (HIPAMP_UNLIKELY(ptr_ == nullptr)) throw_moved_from_view();
-#endif
-    return ptr_;
-  }
+  HIPAMP_HOST_DEVICE data_source* operator->() const noexcept { return ptr_; }
   HIPAMP_HOST_DEVICE explicit operator bool() const noexcept { return ptr_ != nullptr; }
 
  private:
