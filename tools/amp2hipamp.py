@@ -3230,6 +3230,16 @@ class TilePhases:
                 nodes.append(("phase", cur))
                 cur = []
             elif self.has_barrier(st):
+                if st.kind == "if" and st.body[0].kind == "block" and \
+                        (not st.orelse or st.orelse[0].kind == "block"):
+                    # Under C++ AMP's rules the condition is the same for the whole tile (the
+                    # `restrict` rule rejects one that depends on the work-item): it runs once
+                    # per tile, around its branches' phases.
+                    nodes.append(("phase", cur))
+                    cur = []
+                    orelse = self.segment(st.orelse[0].body, top) if st.orelse else []
+                    nodes.append(("if", st, self.segment(st.body[0].body, top), orelse))
+                    continue
                 if st.kind not in ("for", "while") or st.body[0].kind != "block":
                     raise TilePhaseReject("a barrier under `%s`" % (st.kind if st.kind != "simple" else "an expression"))
                 nodes.append(("phase", cur))
@@ -3259,8 +3269,11 @@ class TilePhases:
         for node in nodes:
             if node[0] == "phase":
                 yield node[1], scope
+            elif node[0] == "loop":
+                yield from self.phases(node[2], scope + (node,))
             else:
                 yield from self.phases(node[2], scope + (node,))
+                yield from self.phases(node[3], scope + (node,))
 
     # ---- variables -----------------------------------------------------------------------------
     def declaration(self, st):
@@ -3268,7 +3281,7 @@ class TilePhases:
         for a declaration statement, or None."""
         mask = self.src.mask
         t = mask[st.start:st.end - 1]
-        m = re.match(r"\s*((?:(?:const|volatile|constexpr)\s+)*)((?:(?:unsigned|signed|long|short)\s+)*"
+        m = re.match(r"\s*((?:(?:const|volatile|constexpr|register)\s+)*)((?:(?:unsigned|signed|long|short)\s+)*"
                      r"(?:::\s*)?[A-Za-z_][\w]*\b(?:\s*::\s*[A-Za-z_]\w*\b)*(?:\s*<[^;{}()]*?>)?"
                      r"(?:\s+(?:int|long|char|short|double)\b)*)(\s*(?:const\s*)?[*&]*\s*)"
                      r"([A-Za-z_]\w*)\s*(?=[=;,\[({]|$)", t)
@@ -3301,9 +3314,11 @@ class TilePhases:
         loop_heads = []
         def collect_heads(ns):
             for n in ns:
-                if n[0] == "loop":
+                if n[0] != "phase":
                     loop_heads.append(n[1].head)
                     collect_heads(n[2])
+                if n[0] == "if":
+                    collect_heads(n[3])
         collect_heads(nodes)
         body = mask[self.lo:self.hi]
         decl_of = {}
@@ -3329,6 +3344,10 @@ class TilePhases:
                 if d:
                     for v in d[1]:
                         decl_of.setdefault(v["name"], []).append((idx, st, d, v))
+        for h in loop_heads:
+            if re.search(r"\b%s\b(?!\s*\.\s*(?:tile|tile_origin|tile_dim[012]|tile_extent)\b)" % re.escape(self.name),
+                         mask[h[0]:h[1]]):
+                raise TilePhaseReject("the control of a loop or if that holds barriers reads the work-item's index")
         for name, places in decl_of.items():
             if len(places) > 1:
                 # The same name declared twice: this reading does not tell scopes apart.
@@ -3572,14 +3591,11 @@ class TilePhases:
         param = "%s %s" % (self.param_type(), self.name)
         out = ["{\n"]
         for st in hoisted:
-            out.append(ind + text[st.start:st.end].strip() + "\n")
+            out.append(ind + self.tile_level(text[st.start:st.end].strip()) + "\n")
         for p in private:
             out.append(ind + p + "\n")
         for st in prologue:
-            code = self.render_range(st.start, st.end).strip()
-            code = re.sub(r"\b%s\s*\.\s*tile_origin\b" % re.escape(self.name), TILE_PHASE_NAME + ".tile_origin()", code)
-            code = re.sub(r"\b%s\s*\.\s*tile\b" % re.escape(self.name), TILE_PHASE_NAME + ".tile()", code)
-            out.append(ind + code + "\n")
+            out.append(ind + self.tile_level(self.render_range(st.start, st.end).strip()) + "\n")
         if returns:
             out.append(ind + "HIPAMP_TILE_PRIVATE hipamp::tile_private<bool, %s> %s;\n" % (self.targs, TILE_PHASE_RETURNED))
         state = {"first": True}
@@ -3641,9 +3657,12 @@ class TilePhases:
                     phase(n[1], indent)
                 else:
                     st = n[1]
-                    head = text[st.start:st.head[1] + 1]
-                    out.append(indent + head.strip() + " {\n")
+                    head = self.tile_level(text[st.start:st.head[1] + 1].strip())
+                    out.append(indent + head + " {\n")
                     walk(n[2], indent + "  ")
+                    if n[0] == "if" and n[3]:
+                        out.append(indent + "} else {\n")
+                        walk(n[3], indent + "  ")
                     out.append(indent + "}\n")
 
         if returns and nodes and nodes[0][0] != "phase":
@@ -3651,6 +3670,14 @@ class TilePhases:
         walk(nodes, ind)
         out.append(base + "}")
         return "".join(out)
+
+    def tile_level(self, code):
+        """Code that runs once per tile: the tiled_index's tile and origin read from the
+        tile_context (loop and if heads may use them; the rest of the index is refused)."""
+        code = re.sub(r"\b%s\s*\.\s*tile_origin\b" % re.escape(self.name), TILE_PHASE_NAME + ".tile_origin()", code)
+        code = re.sub(r"\b%s\s*\.\s*(tile_dim[012]|tile_extent)\b" % re.escape(self.name),
+                      lambda m: "%s::%s" % (self.ptype, m.group(1)), code)
+        return re.sub(r"\b%s\s*\.\s*tile\b" % re.escape(self.name), TILE_PHASE_NAME + ".tile()", code)
 
     def bounded_phase(self, stmts):
         """(bound, [statement]) for a phase that is one `if (l < bound) statement` of a rank-1

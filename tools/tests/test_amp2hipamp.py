@@ -1794,6 +1794,54 @@ int main()
 '''
 
 
+# The book's unrolled reductions: barriers under `if (TileSize >= N)`, the same for every
+# work-item of the tile.
+TILE_UNIFORM_IF = r'''#include <amp.h>
+#include <cstdio>
+#include <random>
+#include <vector>
+using namespace concurrency;
+template <int TileSize>
+bool reduce(const std::vector<int>& v, int tiles)
+{
+    std::vector<int> sums(tiles, -1);
+    array_view<const int, 1> in(int(v.size()), v);
+    array_view<int, 1> out(tiles, sums);
+    const int twice = 2;
+    parallel_for_each(in.extent.tile<TileSize>(), [=](tiled_index<TileSize> tidx) restrict(amp)
+    {
+        tile_static int s[TileSize];
+        int tid = tidx.local[0];
+        s[tid] = in[tidx.global];
+        tidx.barrier.wait();
+        if (TileSize >= 64) { if (tid < 32) s[tid] += s[tid + 32]; tidx.barrier.wait(); }
+        if (TileSize >= 32) { if (tid < 16) s[tid] += s[tid + 16]; tidx.barrier.wait(); }
+        else { s[tid] += 0; tidx.barrier.wait(); }
+        if (twice * tidx.tile[0] >= 0) { if (tid < 8) s[tid] += s[tid + 8]; tidx.barrier.wait(); }
+        for (int st = 4; st > 0; st /= 2) { if (tid < st) s[tid] += s[tid + st]; tidx.barrier.wait(); }
+        if (tid == 0) out[tidx.tile] = s[0];
+    });
+    out.synchronize();
+    for (int t = 0; t < tiles; ++t)
+    {
+        long long want = 0;
+        for (int i = 0; i < TileSize; ++i) want += v[t * TileSize + i];
+        if (sums[t] != want) { printf("tile %d: %d vs %lld\n", t, sums[t], want); return false; }
+    }
+    return true;
+}
+int main()
+{
+    std::vector<int> v(64 * 9);
+    std::mt19937 rng(1);
+    for (auto& x : v) x = int(rng() % 201) - 100;
+    if (!reduce<64>(v, 9) || !reduce<16>(v, 36)) return 1;
+    printf("PASSED\n");
+    return 0;
+}
+'''
+
+
 class TilePhasesRule(PortTest):
     """The `tile` rule (TilePhases): tiled kernels with barriers become tile kernels of phases.
     Each program checks its own results against a serial loop on random data, on the CPU
@@ -1839,9 +1887,16 @@ class TilePhasesRule(PortTest):
         self.assertIn("tidx.barrier.wait();", got)
         self.assertTrue(any("also called outside a tiled launch" in l for l in report), report)
 
+    def test_barriers_under_a_uniform_if(self):
+        got = self.check_program(TILE_UNIFORM_IF, expect_in=(
+            "if (TileSize >= 64) {", "} else {", "if (twice * amp2hipamp_tile.tile()[0] >= 0) {",
+            "amp2hipamp_tile.for_each_item_below(32, "))
+        self.kept("    if (t.local[0] < 8) { v[t.global] = 1; t.barrier.wait(); }",
+                  "reads the work-item's index")
+
     @unittest.skipUnless(NVCC, "nvcc not installed")
     def test_ports_compile_with_nvcc(self):
-        for text in (TILE_REDUCTION, TILE_MATMUL, TILE_RETURNS, TILE_FUNCTION):
+        for text in (TILE_REDUCTION, TILE_MATMUL, TILE_RETURNS, TILE_FUNCTION, TILE_UNIFORM_IF):
             compile_ported(self, port(text, only_amp=True)[0], nvcc=True)
 
     def test_the_rule_off_keeps_the_barriers(self):
@@ -1864,7 +1919,7 @@ class TilePhasesRule(PortTest):
         self.assertIn("t.cpp:6:", lines[0])  # the line of the launch in the original
 
     def test_what_it_leaves_alone(self):
-        self.kept("    if (n > 2) { v[t.global] = 1; t.barrier.wait(); }", "a barrier under `if`")
+        self.kept("    if (n > 2) v[t.global] = 1; else t.barrier.wait();", "a barrier under `if`")
         self.kept("    for (int i = 0; i < n; ++i) { if (v[i] == 0) break; t.barrier.wait(); }",
                   "break/continue")
         self.kept("    int m = v[t.global];\n    for (int i = 0; i < m; ++i) { t.barrier.wait(); }",
