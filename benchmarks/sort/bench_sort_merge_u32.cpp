@@ -45,6 +45,51 @@ void gpu_bitonic_sort_vs_cub_merge_sort_u32(benchmark::State& state) {
   report(state, network, merge);
 }
 
+// hipamp::bitonic_sort's network (the same kernels: u32 by less_u32 through copy_memory) on the
+// raw buffer with its passes launched chained (network_chained_launches) and plainly, in one
+// process: hipamp_ms chained, peer_ms plain (speedup = plain / chained), CUB's merge sort beside.
+void gpu_bitonic_chained_vs_plain(benchmark::State& state) {
+  hipamp::accelerator_view av = cpu_view();
+  if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  device_case<std::uint32_t> c(av, random_keys(n, 7));
+  namespace gk = hipamp::detail::gpu::sort_kernels;
+  namespace bn = hipamp::detail::bitonic;
+  const bn::layout lay = bn::make_layout(static_cast<unsigned>(n), 1, n);
+  const bn::copy_memory<std::uint32_t> mem{c.raw, c.raw, lay};
+  using shape = gk::default_tile_shape<std::uint32_t>;
+  cub_temp temp;
+  cub_merge_sort_u32 merge_sort(c, temp);
+  double chained = 0, plain = 0, merge = 0;
+  for (auto _ : state) {
+    chained = gpu_median_ms(
+        c.stream, [&] { c.restore_raw(); },
+        [&] { gk::run_network<std::uint32_t, shape, true>(mem, lay, less_u32{}, c.stream); });
+    plain = gpu_median_ms(
+        c.stream, [&] { c.restore_raw(); },
+        [&] { gk::run_network<std::uint32_t, shape, false>(mem, lay, less_u32{}, c.stream); });
+    merge = merge_sort.median_ms();
+  }
+  for (const bool chained_run : {false, true}) {
+    c.restore_raw();
+    if (chained_run) {
+      gk::run_network<std::uint32_t, shape, true>(mem, lay, less_u32{}, c.stream);
+    } else {
+      gk::run_network<std::uint32_t, shape, false>(mem, lay, less_u32{}, c.stream);
+    }
+    std::vector<std::uint32_t> out(n);
+    BENCH_GPU_CHECK(vendor::stream_synchronize(c.stream));
+    BENCH_GPU_CHECK(
+        vendor::copy(out.data(), c.raw, n * sizeof(std::uint32_t), vendor::device_to_host));
+    if (!std::is_sorted(out.begin(), out.end())) {
+      return state.SkipWithError(chained_run ? "chained network unsorted" : "plain network unsorted");
+    }
+  }
+  report(state, chained, plain);
+  state.counters["cub_merge_ms"] = merge;
+  state.counters["chained_vs_cub"] = merge / chained;
+}
+
 void gpu_non_power_of_two_cost(benchmark::State& state) {
   hipamp::accelerator_view av = cpu_view();
   if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
@@ -84,6 +129,14 @@ BENCHMARK(gpu_bitonic_sort_vs_cub_merge_sort_u32)
     ->Arg((1 << 20) - 8192 + 2049)
     ->Arg((1 << 20) - 8192 + 4097)
     ->Arg((1 << 20) - 1)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(gpu_bitonic_chained_vs_plain)
+    ->Arg(1 << 16)
+    ->Arg(1 << 18)
+    ->Arg(1 << 20)
+    ->Arg((1 << 20) + 1)
+    ->Arg(1000000)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(gpu_non_power_of_two_cost)->Iterations(1)->Unit(benchmark::kMillisecond);

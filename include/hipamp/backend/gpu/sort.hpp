@@ -94,6 +94,11 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
                                   (launch_shape<E, Shape>::tile_min_blocks))
     tile_kernel(Mem mem, bitonic::layout lay, bitonic::tile_map tiles, int s_first, int s_last,
                 Less less) {
+  // Launched chained (network_chained_launches): every thread waits for the pass before it
+  // before its first global access, which is what orders the chain; the next pass's blocks may
+  // be placed from now on (they wait in turn).
+  wait_for_prior_grid();
+  release_next_grid();
   constexpr bitonic::tile_shape shape = launch_shape<E, Shape>::tile;
   constexpr unsigned tile_size = 1u << shape.log2_tile;
   extern __shared__ HIPAMP_SORT_SHARED_ALIGN unsigned char sort_tile_storage[];
@@ -211,6 +216,8 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::global_threads),
                                   (launch_shape<E, Shape>::global_min_blocks))
     global_round_kernel(Mem mem, bitonic::layout lay, bitonic::group_map groups,
                         bitonic::round_spec r, Less less) {
+  wait_for_prior_grid();  // as in tile_kernel, before the early return too
+  release_next_grid();
   const unsigned long long t =
       static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= groups.count) return;
@@ -244,8 +251,9 @@ inline unsigned blocks_for(unsigned long long items, int threads) {
                                static_cast<unsigned>(threads));
 }
 
-// Launches the network's passes (bitonic::run_schedule) on `stream`.
-template <class E, class Shape, class Mem, class Less>
+// Launches the network's passes (bitonic::run_schedule) on `stream`, chained to each other
+// and to the work before them (Chained: network_chained_launches) or plainly.
+template <class E, class Shape, class Mem, class Less, bool Chained = network_chained_launches>
 class network_launcher {
  public:
   using shape = launch_shape<E, Shape>;
@@ -268,10 +276,17 @@ class network_launcher {
       HIPAMP_GPU_CHECK(gpu_allow_dynamic_shared(tile_kernel<E, Shape, Mem, Less>,
                                                 static_cast<int>(shape::shared_bytes)));
     }
-    tile_kernel<E, Shape, Mem, Less>
-        <<<tiles_.count, shape::tile.threads, shape::shared_bytes, stream_>>>(
-            mem_, lay_, tiles_, s_first, s_last, less_);
-    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: bitonic tile kernel");
+    if constexpr (Chained) {
+      check(vendor::launch_chained_shared(tile_kernel<E, Shape, Mem, Less>, tiles_.count,
+                                          shape::tile.threads, shape::shared_bytes, stream_,
+                                          mem_, lay_, tiles_, s_first, s_last, less_),
+            "hipamp::sort: bitonic tile kernel");
+    } else {
+      tile_kernel<E, Shape, Mem, Less>
+          <<<tiles_.count, shape::tile.threads, shape::shared_bytes, stream_>>>(
+              mem_, lay_, tiles_, s_first, s_last, less_);
+      HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: bitonic tile kernel");
+    }
   }
   void global_round(const bitonic::round_spec& r) {
     const bitonic::group_map groups = bitonic::map_groups(lay_, r);
@@ -285,12 +300,21 @@ class network_launcher {
       if (r.bits != Bits) return launch_global<Bits + 1>(r, groups);
       const unsigned blocks = blocks_for(groups.count, shape::global_threads);
       if (r.mirror) {
-        global_round_kernel<Bits, true, E, Shape, Mem, Less>
-            <<<blocks, shape::global_threads, 0, stream_>>>(mem_, lay_, groups, r, less_);
+        launch_round(global_round_kernel<Bits, true, E, Shape, Mem, Less>, blocks, groups, r);
       } else {
-        global_round_kernel<Bits, false, E, Shape, Mem, Less>
-            <<<blocks, shape::global_threads, 0, stream_>>>(mem_, lay_, groups, r, less_);
+        launch_round(global_round_kernel<Bits, false, E, Shape, Mem, Less>, blocks, groups, r);
       }
+    }
+  }
+  template <class Kernel>
+  void launch_round(Kernel* kernel, unsigned blocks, const bitonic::group_map& groups,
+                    const bitonic::round_spec& r) {
+    if constexpr (Chained) {
+      check(vendor::launch_chained(kernel, blocks, shape::global_threads, stream_, mem_, lay_,
+                                   groups, r, less_),
+            "hipamp::sort: bitonic global round kernel");
+    } else {
+      kernel<<<blocks, shape::global_threads, 0, stream_>>>(mem_, lay_, groups, r, less_);
       HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: bitonic global round kernel");
     }
   }
@@ -302,9 +326,10 @@ class network_launcher {
   bitonic::tile_map tiles_;
 };
 
-template <class E, class Shape = default_tile_shape<E>, class Mem, class Less>
+template <class E, class Shape = default_tile_shape<E>, bool Chained = network_chained_launches,
+          class Mem, class Less>
 void run_network(const Mem& mem, const bitonic::layout& lay, const Less& less, stream_t stream) {
-  network_launcher<E, Shape, Mem, Less> launcher(mem, lay, less, stream);
+  network_launcher<E, Shape, Mem, Less, Chained> launcher(mem, lay, less, stream);
   bitonic::run_schedule(lay, launch_shape<E, Shape>::tile, launcher);
 }
 

@@ -34,6 +34,15 @@ struct default_tile_shape {
 // 0.333. The steps' loop is cheap per step but does a tile's pairs 256 at a time.
 constexpr unsigned partial_tile_step_reach(int log2_tile) { return (3u << log2_tile) / 16u; }
 
+// The bitonic network's passes (tile_kernel, global_round_kernel: hipamp::bitonic_sort, batched
+// sorts, sort_by_key, the merge sort's bitonic tiles) launched chained (vendor::launch_chained,
+// programmatic dependent launch on sm_90), as the merge sort's kernels are: a pass's blocks are
+// placed while the pass before it ends, instead of after its end and memory flush. A sort of
+// 2^20 keys is 17 such passes (8 tile passes, 9 global rounds), each of a few microseconds.
+// The kernels wait for the pass before either way (a no-op when launched plainly); false
+// launches them plainly (bench_sort's gpu_bitonic_chained<false> compares the two).
+inline constexpr bool network_chained_launches = true;
+
 // The merge passes above the tile (backend/gpu/merge_sort.hpp): Threads threads each merging
 // Items consecutive outputs, so a block reads and writes Threads * Items elements per pass
 // through shared memory. Many items per thread make the per-block split search and the
