@@ -436,14 +436,15 @@ void launch_merge_partition(int lanes, const T* in, unsigned n, const merge::pas
         "hipamp::sort: merge partition kernel");
 }
 
-// Sorts tiles of 2^log2_tile by the bitonic tile kernel of Shape, `data` to `to`.
-template <class T, class Shape, class Less>
+// Sorts tiles of 2^log2_tile by the bitonic tile kernel of Shape, `data` to `to` (launched
+// chained, as the merge passes after it, unless Chained is false).
+template <class T, class Shape, bool Chained, class Less>
 void bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, stream_t stream) {
   constexpr int log2_tile = launch_shape<T, Shape>::tile.log2_tile;
   const bitonic::layout lay = bitonic::make_layout(n, 1, n);
   const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
   using mem = bitonic::copy_memory<T>;
-  network_launcher<T, Shape, mem, Less>(mem{data, to, lay}, lay, less, stream)
+  network_launcher<T, Shape, mem, Less, Chained>(mem{data, to, lay}, lay, less, stream)
       .tile_pass(1, tile_stages);
 }
 
@@ -452,7 +453,10 @@ void bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, stream_t 
 // kernel's lanes (0: the tuning's). large_tile_min: from how many elements the large tiles are
 // taken (the bitonic tiles of large_merge_tile_shape, or the block merge sort's of
 // large_block_merge_policy; 0: the tuning's). All three for the tests' and the profiles' sake.
-template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
+// ChainedTiles: the bitonic tile pass launched chained (network_chained_launches) or plainly
+// (bench_sort's gpu_sort_tiles_chained_vs_plain_u32 compares the two).
+template <class T, bool Stable, block_sort Tiles = default_block_sort<T>,
+          bool ChainedTiles = network_chained_launches, class Less>
 void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& less,
                 stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks,
                 unsigned large_tile_min = 0, T* samples = nullptr, int partition_lanes = 0) {
@@ -511,9 +515,9 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
     sampled = keep_samples;
   } else {
     if constexpr (has_large) {
-      if (large) bitonic_tiles<T, large_shape>(data, from, n, less, stream);
+      if (large) bitonic_tiles<T, large_shape, ChainedTiles>(data, from, n, less, stream);
     }
-    if (!large) bitonic_tiles<T, default_tile_shape<T>>(data, from, n, less, stream);
+    if (!large) bitonic_tiles<T, default_tile_shape<T>, ChainedTiles>(data, from, n, less, stream);
   }
   T* to = from == data ? scratch : data;
   for (unsigned long long width = tile; width < n; width *= 2) {
