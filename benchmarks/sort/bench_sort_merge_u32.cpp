@@ -86,7 +86,8 @@ void gpu_bitonic_chained_vs_plain(benchmark::State& state) {
     BENCH_GPU_CHECK(
         vendor::copy(out.data(), c.raw, n * sizeof(std::uint32_t), vendor::device_to_host));
     if (!std::is_sorted(out.begin(), out.end())) {
-      return state.SkipWithError(chained_run ? "chained network unsorted" : "plain network unsorted");
+      return state.SkipWithError(chained_run ? "chained network unsorted"
+                                             : "plain network unsorted");
     }
   }
   const double chained_ms = (chained[0] + chained[1]) / 2, plain_ms = (plain[0] + plain[1]) / 2;

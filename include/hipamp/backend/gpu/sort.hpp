@@ -278,8 +278,8 @@ class network_launcher {
     }
     if constexpr (Chained) {
       check(vendor::launch_chained_shared(tile_kernel<E, Shape, Mem, Less>, tiles_.count,
-                                          shape::tile.threads, shape::shared_bytes, stream_,
-                                          mem_, lay_, tiles_, s_first, s_last, less_),
+                                          shape::tile.threads, shape::shared_bytes, stream_, mem_,
+                                          lay_, tiles_, s_first, s_last, less_),
             "hipamp::sort: bitonic tile kernel");
     } else {
       tile_kernel<E, Shape, Mem, Less>
