@@ -10,6 +10,8 @@ assembly; the host compiler's passes).
   scripts/nvcc_times.py build/cuda-release                 # every unit
   scripts/nvcc_times.py build/cuda-release 'test_sort_'    # units whose path matches a regex
   scripts/nvcc_times.py -j 16 build/cuda-release tests/    # 16 at a time (a big machine)
+  scripts/nvcc_times.py -j 8 --longest-first benchmarks/results/h100_69f7710_nvcc_times_sort_2026-11-26.md \
+      build/cuda-release 'test_sort_'   # start the units an earlier table found longest first
 
 Times measured in parallel include the machine's contention; say how they were taken.
 """
@@ -65,9 +67,25 @@ def main():
     parser.add_argument("build_dir")
     parser.add_argument("pattern", nargs="?", default="")
     parser.add_argument("-j", type=int, default=1, help="units compiled at once (default 1)")
+    parser.add_argument("--longest-first", metavar="TABLE",
+                        help="an earlier table of this script: start its longest units first "
+                        "(units it lacks before them), so that -j N ends on short ones")
     opts = parser.parse_args()
     with open(os.path.join(opts.build_dir, "compile_commands.json")) as f:
         entries = [e for e in json.load(f) if re.search(opts.pattern, e["file"])]
+    if opts.longest_first:
+        earlier = {}
+        with open(opts.longest_first) as f:
+            for line in f:
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if len(cells) >= 3 and re.fullmatch(r"[0-9.]+", cells[2]):
+                    earlier[cells[0]] = float(cells[2])
+
+        def expected(entry):
+            times = [t for unit, t in earlier.items() if entry["file"].endswith("/" + unit)]
+            return max(times) if times else float("inf")
+
+        entries.sort(key=lambda e: -expected(e))
     if not entries:
         sys.exit(f"nvcc_times: no unit in {opts.build_dir} matches '{opts.pattern}'")
     failed = False

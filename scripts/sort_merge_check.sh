@@ -4,6 +4,11 @@
 #                                            # [sort] tests, the sort benchmarks against CUB
 #   bash scripts/sort_merge_check.sh times   # next call, same warm machine: nvcc time of every
 #                                            # sort unit (scripts/nvcc_times.py)
+#   BIN=dir bash scripts/sort_merge_check.sh carried  # one call without the build: hipamp_tests
+#                                            # and bench_sort built elsewhere (same nvcc, sm_90)
+#                                            # and carried in dir with the shared libraries they
+#                                            # lack there; [sort] plain and emulated, bench_sort,
+#                                            # then the nvcc time of every sort unit (-j JOBS, 8)
 # BENCH_FILTER overrides the benchmarks run. Results and logs land in $OUT.
 set -uo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -66,6 +71,32 @@ PY
     grep -E "^  [a-z_]+.*\(|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued|Static Shared" \
       "$OUT/ncu_detail.txt" | head -80
   fi
+elif [ "$phase" = "carried" ]; then
+  export LD_LIBRARY_PATH="$BIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  ldd "$BIN/hipamp_tests" "$BIN/bench_sort" | grep "not found" && exit 1
+  T="$BIN/hipamp_tests"
+  for run in plain emulated; do
+    env=()
+    [ $run = emulated ] && env=(HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated)
+    start=$SECONDS
+    timeout 150 env "${env[@]}" "$T" "[sort]" --durations yes >"$OUT/tests_sort_$run.log" 2>&1
+    echo "tests [sort] $run rc=$? ($((SECONDS - start)) s): $(grep -E '^(All tests passed|test cases:)' "$OUT/tests_sort_$run.log" | tail -1)"
+    grep -B5 -A15 "FAILED:" "$OUT/tests_sort_$run.log" | head -40
+  done
+  start=$SECONDS
+  timeout 240 "$BIN/bench_sort" --benchmark_filter="${BENCH_FILTER:-^gpu_}" \
+    --benchmark_out="$OUT/bench_sort.json" --benchmark_out_format=json >"$OUT/bench_sort.log" 2>&1
+  echo "bench_sort rc=$? ($((SECONDS - start)) s)"
+  grep -E "^gpu_(bitonic|non_power)" "$OUT/bench_sort.log" | sed -E 's/ +/ /g' | cut -c1-220
+  # Every sort unit of this tree (the ported bitonic sample in tools/ is generated at build
+  # time and is no sort of the library's), started longest first by an earlier table.
+  start=$SECONDS
+  timeout 300 python3 "$SRC/scripts/nvcc_times.py" -j "${JOBS:-8}" --longest-first \
+    "$SRC/benchmarks/results/h100_69f7710_nvcc_times_sort_2026-11-26.md" "$BUILD" \
+    '(tests/test_sort_|benchmarks/sort/|benchmarks/bench_sort\.cpp|examples/bitonic_sort|fallback/src/sort|include_order/)' \
+    >"$OUT/nvcc_times.md" 2>"$OUT/nvcc_times.err"
+  echo "nvcc_times rc=$? ($((SECONDS - start)) s)"
+  head -12 "$OUT/nvcc_times.md"
 elif [ "$phase" = "times" ]; then
   python3 "$SRC/scripts/nvcc_times.py" -j "$(nproc)" "$BUILD" 'sort' | tee "$OUT/nvcc_times.md"
 fi

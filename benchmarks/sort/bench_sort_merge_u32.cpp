@@ -45,6 +45,104 @@ void gpu_bitonic_sort_vs_cub_merge_sort_u32(benchmark::State& state) {
   report(state, network, merge);
 }
 
+// hipamp::bitonic_sort's network (the same kernels: u32 by less_u32 through copy_memory) on the
+// raw buffer with its passes launched chained (network_chained_launches) and plainly, in one
+// process, alternating (plain, chained, plain, chained: each a median of 7): hipamp_ms chained,
+// peer_ms plain (each the mean of its two medians; speedup = plain / chained), CUB's merge sort
+// beside.
+void gpu_bitonic_chained_vs_plain(benchmark::State& state) {
+  hipamp::accelerator_view av = cpu_view();
+  if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  device_case<std::uint32_t> c(av, random_keys(n, 7));
+  namespace gk = hipamp::detail::gpu::sort_kernels;
+  namespace bn = hipamp::detail::bitonic;
+  const bn::layout lay = bn::make_layout(static_cast<unsigned>(n), 1, n);
+  const bn::copy_memory<std::uint32_t> mem{c.raw, c.raw, lay};
+  using shape = gk::default_tile_shape<std::uint32_t>;
+  cub_temp temp;
+  cub_merge_sort_u32 merge_sort(c, temp);
+  double chained[2] = {}, plain[2] = {}, merge = 0;
+  for (auto _ : state) {
+    for (int round = 0; round < 2; ++round) {
+      plain[round] = gpu_median_ms(
+          c.stream, [&] { c.restore_raw(); },
+          [&] { gk::run_network<std::uint32_t, shape, false>(mem, lay, less_u32{}, c.stream); });
+      chained[round] = gpu_median_ms(
+          c.stream, [&] { c.restore_raw(); },
+          [&] { gk::run_network<std::uint32_t, shape, true>(mem, lay, less_u32{}, c.stream); });
+    }
+    merge = merge_sort.median_ms();
+  }
+  for (const bool chained_run : {false, true}) {
+    c.restore_raw();
+    if (chained_run) {
+      gk::run_network<std::uint32_t, shape, true>(mem, lay, less_u32{}, c.stream);
+    } else {
+      gk::run_network<std::uint32_t, shape, false>(mem, lay, less_u32{}, c.stream);
+    }
+    std::vector<std::uint32_t> out(n);
+    BENCH_GPU_CHECK(vendor::stream_synchronize(c.stream));
+    BENCH_GPU_CHECK(
+        vendor::copy(out.data(), c.raw, n * sizeof(std::uint32_t), vendor::device_to_host));
+    if (!std::is_sorted(out.begin(), out.end())) {
+      return state.SkipWithError(chained_run ? "chained network unsorted"
+                                             : "plain network unsorted");
+    }
+  }
+  const double chained_ms = (chained[0] + chained[1]) / 2, plain_ms = (plain[0] + plain[1]) / 2;
+  report(state, chained_ms, plain_ms);
+  state.counters["chained_ms_1"] = chained[0];
+  state.counters["chained_ms_2"] = chained[1];
+  state.counters["plain_ms_1"] = plain[0];
+  state.counters["plain_ms_2"] = plain[1];
+  state.counters["cub_merge_ms"] = merge;
+  state.counters["chained_vs_cub"] = merge / chained_ms;
+}
+
+// hipamp::sort's merge sort of u32 by less_u32 (the same kernels, called as the library calls
+// them, with samples) with its bitonic tile pass launched chained (network_chained_launches) and
+// plainly, alternating as gpu_bitonic_chained_vs_plain does: hipamp_ms chained, peer_ms plain.
+void gpu_sort_tiles_chained_vs_plain_u32(benchmark::State& state) {
+  hipamp::accelerator_view av = cpu_view();
+  if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
+  namespace gk = hipamp::detail::gpu::sort_kernels;
+  using gk::block_sort;
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const unsigned un = static_cast<unsigned>(n);
+  device_case<std::uint32_t> c(av, random_keys(n, 7));
+  const unsigned tile = gk::merge_sort_tile<std::uint32_t, false>();
+  device_buffer scratch(n * sizeof(std::uint32_t));
+  device_buffer splits(std::size_t(gk::merge_split_count<std::uint32_t>(un, tile)) *
+                       sizeof(unsigned));
+  device_buffer samples(2 * std::size_t(gk::merge_sample_count<std::uint32_t>(un, tile, false)) *
+                        sizeof(std::uint32_t));
+  const auto run = [&](auto chained) {
+    gk::merge_sort<std::uint32_t, false, block_sort::bitonic, decltype(chained)::value>(
+        c.raw, scratch.as<std::uint32_t>(), splits.as<unsigned>(), un, less_u32{}, c.stream,
+        gk::merge_partition_min_blocks, 0, samples.as<std::uint32_t>());
+  };
+  double chained[2] = {}, plain[2] = {};
+  for (auto _ : state) {
+    for (int round = 0; round < 2; ++round) {
+      plain[round] = gpu_median_ms(
+          c.stream, [&] { c.restore_raw(); }, [&] { run(std::false_type{}); });
+      chained[round] = gpu_median_ms(
+          c.stream, [&] { c.restore_raw(); }, [&] { run(std::true_type{}); });
+    }
+  }
+  std::vector<std::uint32_t> out(n);
+  BENCH_GPU_CHECK(vendor::stream_synchronize(c.stream));
+  BENCH_GPU_CHECK(
+      vendor::copy(out.data(), c.raw, n * sizeof(std::uint32_t), vendor::device_to_host));
+  if (!std::is_sorted(out.begin(), out.end())) return state.SkipWithError("result unsorted");
+  report(state, (chained[0] + chained[1]) / 2, (plain[0] + plain[1]) / 2);
+  state.counters["chained_ms_1"] = chained[0];
+  state.counters["chained_ms_2"] = chained[1];
+  state.counters["plain_ms_1"] = plain[0];
+  state.counters["plain_ms_2"] = plain[1];
+}
+
 void gpu_non_power_of_two_cost(benchmark::State& state) {
   hipamp::accelerator_view av = cpu_view();
   if (!find_gpu(av)) return state.SkipWithError("no GPU accelerator");
@@ -84,6 +182,25 @@ BENCHMARK(gpu_bitonic_sort_vs_cub_merge_sort_u32)
     ->Arg((1 << 20) - 8192 + 2049)
     ->Arg((1 << 20) - 8192 + 4097)
     ->Arg((1 << 20) - 1)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(gpu_bitonic_chained_vs_plain)
+    ->Arg(1 << 16)
+    ->Arg(1 << 18)
+    ->Arg(1 << 20)
+    ->Arg((1 << 20) + 1)
+    ->Arg(1000000)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(gpu_sort_tiles_chained_vs_plain_u32)
+    ->Arg(1 << 16)
+    ->Arg(1 << 17)
+    ->Arg(1 << 18)
+    ->Arg(1 << 20)
+    ->Arg(1000000)
+    ->Arg(1 << 21)
+    ->Arg(1 << 22)
+    ->Arg((1 << 24) - 1)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(gpu_non_power_of_two_cost)->Iterations(1)->Unit(benchmark::kMillisecond);

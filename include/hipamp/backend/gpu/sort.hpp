@@ -94,6 +94,11 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
                                   (launch_shape<E, Shape>::tile_min_blocks))
     tile_kernel(Mem mem, bitonic::layout lay, bitonic::tile_map tiles, int s_first, int s_last,
                 Less less) {
+  // Launched chained (network_chained_launches): every thread waits for the pass before it
+  // before its first global access, which is what orders the chain; the next pass's blocks may
+  // be placed from now on (they wait in turn).
+  wait_for_prior_grid();
+  release_next_grid();
   constexpr bitonic::tile_shape shape = launch_shape<E, Shape>::tile;
   constexpr unsigned tile_size = 1u << shape.log2_tile;
   extern __shared__ HIPAMP_SORT_SHARED_ALIGN unsigned char sort_tile_storage[];
@@ -211,6 +216,8 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::global_threads),
                                   (launch_shape<E, Shape>::global_min_blocks))
     global_round_kernel(Mem mem, bitonic::layout lay, bitonic::group_map groups,
                         bitonic::round_spec r, Less less) {
+  wait_for_prior_grid();  // as in tile_kernel, before the early return too
+  release_next_grid();
   const unsigned long long t =
       static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= groups.count) return;
@@ -244,8 +251,9 @@ inline unsigned blocks_for(unsigned long long items, int threads) {
                                static_cast<unsigned>(threads));
 }
 
-// Launches the network's passes (bitonic::run_schedule) on `stream`.
-template <class E, class Shape, class Mem, class Less>
+// Launches the network's passes (bitonic::run_schedule) on `stream`, chained to each other
+// and to the work before them (Chained: network_chained_launches) or plainly.
+template <class E, class Shape, class Mem, class Less, bool Chained = network_chained_launches>
 class network_launcher {
  public:
   using shape = launch_shape<E, Shape>;
@@ -268,10 +276,17 @@ class network_launcher {
       HIPAMP_GPU_CHECK(gpu_allow_dynamic_shared(tile_kernel<E, Shape, Mem, Less>,
                                                 static_cast<int>(shape::shared_bytes)));
     }
-    tile_kernel<E, Shape, Mem, Less>
-        <<<tiles_.count, shape::tile.threads, shape::shared_bytes, stream_>>>(
-            mem_, lay_, tiles_, s_first, s_last, less_);
-    HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: bitonic tile kernel");
+    if constexpr (Chained) {
+      check(vendor::launch_chained_shared(tile_kernel<E, Shape, Mem, Less>, tiles_.count,
+                                          shape::tile.threads, shape::shared_bytes, stream_, mem_,
+                                          lay_, tiles_, s_first, s_last, less_),
+            "hipamp::sort: bitonic tile kernel");
+    } else {
+      tile_kernel<E, Shape, Mem, Less>
+          <<<tiles_.count, shape::tile.threads, shape::shared_bytes, stream_>>>(
+              mem_, lay_, tiles_, s_first, s_last, less_);
+      HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: bitonic tile kernel");
+    }
   }
   void global_round(const bitonic::round_spec& r) {
     const bitonic::group_map groups = bitonic::map_groups(lay_, r);
@@ -285,12 +300,21 @@ class network_launcher {
       if (r.bits != Bits) return launch_global<Bits + 1>(r, groups);
       const unsigned blocks = blocks_for(groups.count, shape::global_threads);
       if (r.mirror) {
-        global_round_kernel<Bits, true, E, Shape, Mem, Less>
-            <<<blocks, shape::global_threads, 0, stream_>>>(mem_, lay_, groups, r, less_);
+        launch_round(global_round_kernel<Bits, true, E, Shape, Mem, Less>, blocks, groups, r);
       } else {
-        global_round_kernel<Bits, false, E, Shape, Mem, Less>
-            <<<blocks, shape::global_threads, 0, stream_>>>(mem_, lay_, groups, r, less_);
+        launch_round(global_round_kernel<Bits, false, E, Shape, Mem, Less>, blocks, groups, r);
       }
+    }
+  }
+  template <class Kernel>
+  void launch_round(Kernel* kernel, unsigned blocks, const bitonic::group_map& groups,
+                    const bitonic::round_spec& r) {
+    if constexpr (Chained) {
+      check(vendor::launch_chained(kernel, blocks, shape::global_threads, stream_, mem_, lay_,
+                                   groups, r, less_),
+            "hipamp::sort: bitonic global round kernel");
+    } else {
+      kernel<<<blocks, shape::global_threads, 0, stream_>>>(mem_, lay_, groups, r, less_);
       HIPAMP_GPU_CHECK_LAUNCH("hipamp::sort: bitonic global round kernel");
     }
   }
@@ -302,9 +326,10 @@ class network_launcher {
   bitonic::tile_map tiles_;
 };
 
-template <class E, class Shape = default_tile_shape<E>, class Mem, class Less>
+template <class E, class Shape = default_tile_shape<E>, bool Chained = network_chained_launches,
+          class Mem, class Less>
 void run_network(const Mem& mem, const bitonic::layout& lay, const Less& less, stream_t stream) {
-  network_launcher<E, Shape, Mem, Less> launcher(mem, lay, less, stream);
+  network_launcher<E, Shape, Mem, Less, Chained> launcher(mem, lay, less, stream);
   bitonic::run_schedule(lay, launch_shape<E, Shape>::tile, launcher);
 }
 
@@ -411,14 +436,15 @@ void launch_merge_partition(int lanes, const T* in, unsigned n, const merge::pas
         "hipamp::sort: merge partition kernel");
 }
 
-// Sorts tiles of 2^log2_tile by the bitonic tile kernel of Shape, `data` to `to`.
-template <class T, class Shape, class Less>
+// Sorts tiles of 2^log2_tile by the bitonic tile kernel of Shape, `data` to `to` (launched
+// chained, as the merge passes after it, unless Chained is false).
+template <class T, class Shape, bool Chained, class Less>
 void bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, stream_t stream) {
   constexpr int log2_tile = launch_shape<T, Shape>::tile.log2_tile;
   const bitonic::layout lay = bitonic::make_layout(n, 1, n);
   const int tile_stages = lay.log2_size < log2_tile ? lay.log2_size : log2_tile;
   using mem = bitonic::copy_memory<T>;
-  network_launcher<T, Shape, mem, Less>(mem{data, to, lay}, lay, less, stream)
+  network_launcher<T, Shape, mem, Less, Chained>(mem{data, to, lay}, lay, less, stream)
       .tile_pass(1, tile_stages);
 }
 
@@ -427,7 +453,10 @@ void bitonic_tiles(const T* data, T* to, unsigned n, const Less& less, stream_t 
 // kernel's lanes (0: the tuning's). large_tile_min: from how many elements the large tiles are
 // taken (the bitonic tiles of large_merge_tile_shape, or the block merge sort's of
 // large_block_merge_policy; 0: the tuning's). All three for the tests' and the profiles' sake.
-template <class T, bool Stable, block_sort Tiles = default_block_sort<T>, class Less>
+// ChainedTiles: the bitonic tile pass launched chained (network_chained_launches) or plainly
+// (bench_sort's gpu_sort_tiles_chained_vs_plain_u32 compares the two).
+template <class T, bool Stable, block_sort Tiles = default_block_sort<T>,
+          bool ChainedTiles = network_chained_launches, class Less>
 void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& less,
                 stream_t stream, unsigned partition_min_blocks = merge_partition_min_blocks,
                 unsigned large_tile_min = 0, T* samples = nullptr, int partition_lanes = 0) {
@@ -486,9 +515,9 @@ void merge_sort(T* data, T* scratch, unsigned* splits, unsigned n, const Less& l
     sampled = keep_samples;
   } else {
     if constexpr (has_large) {
-      if (large) bitonic_tiles<T, large_shape>(data, from, n, less, stream);
+      if (large) bitonic_tiles<T, large_shape, ChainedTiles>(data, from, n, less, stream);
     }
-    if (!large) bitonic_tiles<T, default_tile_shape<T>>(data, from, n, less, stream);
+    if (!large) bitonic_tiles<T, default_tile_shape<T>, ChainedTiles>(data, from, n, less, stream);
   }
   T* to = from == data ? scratch : data;
   for (unsigned long long width = tile; width < n; width *= 2) {

@@ -34,6 +34,21 @@ struct default_tile_shape {
 // 0.333. The steps' loop is cheap per step but does a tile's pairs 256 at a time.
 constexpr unsigned partial_tile_step_reach(int log2_tile) { return (3u << log2_tile) / 16u; }
 
+// The bitonic network's passes (tile_kernel, global_round_kernel: hipamp::bitonic_sort, batched
+// sorts, sort_by_key, the merge sort's bitonic tiles) launched chained (vendor::launch_chained,
+// programmatic dependent launch on sm_90), as the merge sort's kernels are: a pass's blocks are
+// placed while the pass before it ends, instead of after its end and memory flush. A sort of
+// 2^20 keys is 17 such passes (8 tile passes, 9 global rounds), each of a few microseconds.
+// The kernels wait for the pass before either way (a no-op when launched plainly); false
+// launches them plainly. Measured on the H100 (bench_sort gpu_bitonic_chained_vs_plain at
+// 91bd316, u32, one process, plain and chained alternating, us chained / plain over 3 runs):
+// 2^16 35.4-36.7 / 42.7-43.5, 2^18 47.8-50.0 / 59.6-62.1, 2^20 94.8-95.9 / 98.6-100.1, 2^20 + 1
+// 109.3-110.9 / 115.1-116.3, 10^6 111.1-113.6 / 119.3-121.7 (4-24% faster; 2-6% at 2^20 over
+// 3 leases). The merge sort's bitonic tile pass (merge_sort's ChainedTiles, one kernel
+// boundary) measured the same both ways (gpu_sort_tiles_chained_vs_plain_u32: within 1% from
+// 2^16 to 2^24 - 1) and follows this flag too.
+inline constexpr bool network_chained_launches = true;
+
 // The merge passes above the tile (backend/gpu/merge_sort.hpp): Threads threads each merging
 // Items consecutive outputs, so a block reads and writes Threads * Items elements per pass
 // through shared memory. Many items per thread make the per-block split search and the

@@ -164,16 +164,22 @@ inline error_t launch_kernel(const void* entry, unsigned blocks, unsigned thread
 // The kernel must call wait_for_prior_grid() before touching memory that earlier work writes or
 // reads, and so must every kernel it is chained to in turn (a kernel that waits ends after the
 // one it waited for, which is what makes the chain ordered). Older devices launch it plainly.
+// launch_chained_shared: the same with `shared_bytes` of dynamic shared memory.
 template <class... Params, class... Args>
-error_t launch_chained(void (*kernel)(Params...), unsigned blocks, unsigned threads, stream_t s,
-                       const Args&... args) noexcept {
+error_t launch_chained_shared(void (*kernel)(Params...), unsigned blocks, unsigned threads,
+                              std::size_t shared_bytes, stream_t s, const Args&... args) noexcept {
   cudaLaunchAttribute attribute[1];
   attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute[0].val.programmaticStreamSerializationAllowed = 1;
   // Grid, block, dynamic shared bytes, stream, attributes (by position: the kernel emulator
   // spells gridDim and blockDim as macros).
-  const cudaLaunchConfig_t config{dim3(blocks), dim3(threads), 0, s, attribute, 1};
+  const cudaLaunchConfig_t config{dim3(blocks), dim3(threads), shared_bytes, s, attribute, 1};
   return cudaLaunchKernelEx(&config, kernel, args...);
+}
+template <class... Params, class... Args>
+error_t launch_chained(void (*kernel)(Params...), unsigned blocks, unsigned threads, stream_t s,
+                       const Args&... args) noexcept {
+  return launch_chained_shared(kernel, blocks, threads, 0, s, args...);
 }
 
 // ---- copies ---------------------------------------------------------------------------------

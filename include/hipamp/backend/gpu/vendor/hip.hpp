@@ -154,10 +154,15 @@ inline error_t launch_kernel(const void* entry, unsigned blocks, unsigned thread
 // A launch chained to the kernel ahead of it (cuda.hpp): HIP has no programmatic dependent
 // launch, so a plain one, which the chain's waits and releases (no-ops here) allow.
 template <class... Params, class... Args>
+error_t launch_chained_shared(void (*kernel)(Params...), unsigned blocks, unsigned threads,
+                              std::size_t shared_bytes, stream_t s, const Args&... args) noexcept {
+  kernel<<<blocks, threads, shared_bytes, s>>>(args...);
+  return hipPeekAtLastError();
+}
+template <class... Params, class... Args>
 error_t launch_chained(void (*kernel)(Params...), unsigned blocks, unsigned threads, stream_t s,
                        const Args&... args) noexcept {
-  kernel<<<blocks, threads, 0, s>>>(args...);
-  return hipPeekAtLastError();
+  return launch_chained_shared(kernel, blocks, threads, 0, s, args...);
 }
 
 // ---- copies ---------------------------------------------------------------------------------
