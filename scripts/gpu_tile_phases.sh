@@ -9,6 +9,9 @@
 #   bash scripts/gpu_tile_phases.sh corpus   # install, then the public corpus ported by the tool
 #                                            # alone, built with nvcc and run on the GPU (carry
 #                                            # build-corpus-src: run_corpus.py --stage)
+#   EXTRA_TARGETS=bench_sort SKIP_CPU_BENCH=1 bash scripts/gpu_tile_phases.sh verify
+#   BENCH_SORT=1 bash scripts/gpu_tile_phases.sh corpus   # a merged tree: also bench_sort's
+#                                            # gpu_ cases after the corpus
 # Everything lands in $OUT.
 set -uo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,6 +30,7 @@ if [ "$phase" = "verify" ]; then
     -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1
   say "build (CUDA)"
   cmake --build "$BUILD" -j 16 --target hipamp_tests ported_reduction_tiled ported_matrix_multiply_tiled \
+    ported_exact_product ${EXTRA_TARGETS:-} \
     >"$OUT/build.log" 2>&1 || { grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1; }
   say "suite, plain"
   timeout 200 "$BUILD/tests/hipamp_tests" >"$OUT/tests.log" 2>&1; echo "rc=$?"; tail -3 "$OUT/tests.log"
@@ -34,10 +38,11 @@ if [ "$phase" = "verify" ]; then
   HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated timeout 200 \
     "$BUILD/tests/hipamp_tests" >"$OUT/tests_emulated.log" 2>&1; echo "rc=$?"; tail -3 "$OUT/tests_emulated.log"
   grep -h -B3 -A12 "FAILED:" "$OUT"/tests*.log | head -40
-  for p in ported_reduction_tiled ported_matrix_multiply_tiled; do
+  for p in ported_reduction_tiled ported_matrix_multiply_tiled ported_exact_product; do
     say "$p"; grep -c "parallel_for_each_tile" "$BUILD/tools/ported/${p#ported_}.cpp"
     timeout 60 "$BUILD/tools/$p" 2>&1 | tail -3; echo "rc=$?"
   done
+  [ -n "${SKIP_CPU_BENCH:-}" ] && { say "done"; exit 0; }
   say "CPU build of the tiled samples"
   [ -f "$CPU_BUILD/build.ninja" ] || cmake -S "$SRC" -B "$CPU_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DHIPAMP_BACKEND=cpu >"$OUT/configure_cpu.log" 2>&1
@@ -59,5 +64,11 @@ elif [ "$phase" = "corpus" ]; then
     >"$OUT/corpus.log" 2>&1
   tail -25 "$OUT/corpus.log"
   cp /tmp/tile-phases-corpus/summary.md "$OUT/corpus_summary.md" 2>/dev/null
+  if [ -n "${BENCH_SORT:-}" ]; then
+    say "bench_sort, gpu_ cases"
+    timeout "${BENCH_LIMIT:-240}" "$BUILD/benchmarks/bench_sort" --benchmark_filter='^gpu_' \
+      --benchmark_out="$OUT/bench_sort.json" --benchmark_out_format=json >"$OUT/bench_sort.log" 2>&1
+    echo "rc=$?"; python3 "$SRC/scripts/ratios.py" "$OUT/bench_sort.json" 2>/dev/null | head -60
+  fi
 fi
 say "done"
