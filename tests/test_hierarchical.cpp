@@ -15,6 +15,9 @@ namespace {
 
 constexpr int tile = 16;
 
+// The position that mirrors i inside its tile of the given width.
+int mirrored(int i, int width) { return (i / width) * width + width - 1 - i % width; }
+
 void hierarchical_matmul(const hx::accelerator_view& av, const hx::array_view<const float, 2>& a,
                          const hx::array_view<const float, 2>& b,
                          const hx::array_view<float, 2>& c) {
@@ -144,8 +147,7 @@ TEST_CASE("hierarchical 3-D tiles agree with the same kernel in the tiled model"
     for (int i = 0; i < e[0]; ++i) {
       for (int j = 0; j < e[1]; ++j) {
         for (int k = 0; k < e[2]; ++k) {
-          const int mi = (i / 2) * 2 + 1 - i % 2, mj = (j / 4) * 4 + 3 - j % 4,
-                    mk = (k / 8) * 8 + 7 - k % 8;
+          const int mi = mirrored(i, 2), mj = mirrored(j, 4), mk = mirrored(k, 8);
           const int expected = data[(std::size_t(mi) * e[1] + mj) * e[2] + k] -
                                data[(std::size_t(i) * e[1] + j) * e[2] + mk] + k / 8;
           if (by_phases[(std::size_t(i) * e[1] + j) * e[2] + k] != expected) ++bad;
@@ -202,8 +204,7 @@ TEST_CASE("phases taking tiled_index carry tile_private values across phases",
     for (int i = 0; i < e[0]; ++i) {
       for (int j = 0; j < e[1]; ++j) {
         for (int k = 0; k < e[2]; ++k) {
-          const int mi = (i / 2) * 2 + 1 - i % 2, mj = (j / 4) * 4 + 3 - j % 4,
-                    mk = (k / 8) * 8 + 7 - k % 8;
+          const int mi = mirrored(i, 2), mj = mirrored(j, 4), mk = mirrored(k, 8);
           const int expected = data[(std::size_t(i) * e[1] + j) * e[2] + k] * 3 -
                                data[(std::size_t(mi) * e[1] + mj) * e[2] + mk] + (j / 4) * 1000 +
                                (k / 8) * 8;
