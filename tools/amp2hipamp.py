@@ -63,9 +63,12 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              -> parallel_for_each_tile(tiled_extent, [=](const hipamp::tile_context<...>& ...) {
              phases }): the statements between barriers become phases
              (tile_context::for_each_item), loops over the tile on the CPU device instead of a
-             fiber switch per work-item per barrier; locals read across a barrier are recomputed
-             or kept in a hipamp::tile_private; `if (l < bound) ...` phases of rank-1 tiles run
-             for the first `bound` work-items (for_each_item_below). Runs last, on the ported
+             fiber switch per work-item per barrier; loops and tile-uniform ifs holding barriers
+             stay around their phases; locals read across a barrier are recomputed or kept in a
+             hipamp::tile_private; `if (l < bound) ...` phases of rank-1 tiles run for the first
+             `bound` work-items (for_each_item_below); a restrict(amp) function that waits at its
+             tiled_index parameter's barrier, called by the kernel, takes the tile_context
+             instead. Runs last, on the ported
              text; kernels it cannot prove safe keep their barriers (reported with the reason);
              --no-tile-phases turns it off, --tile-phases-only applies it alone (to a source
              already written for hipamp)
