@@ -3093,11 +3093,16 @@ class TilePhases:
             raise TilePhaseReject("a mutable kernel")
         new_body = self.phase_body(param, body_open, body_close)
         self.edits.append((body_open, body_close + 1, new_body))
-        self.edits.append((popen + 1, pclose, "const hipamp::tile_context<%s>& %s" % (self.targs, TILE_PHASE_NAME)))
-        self.edits.append((m.start(), m.end() - 1, "parallel_for_each_tile"))
+        self.retarget_launch(m, popen, pclose, param)
         self.lines.append("%s:%d: [tile] tiled kernel with barriers -> parallel_for_each_tile with %d "
                           "phase(s): loops over the tile on the CPU device, the same kernel on a GPU" %
                           (self.path, self.src.line_of(m.start()) + 1, self.phase_count))
+
+    def retarget_launch(self, m, popen, pclose, param):
+        """The launch becomes parallel_for_each_tile and its lambda takes the tile_context."""
+        self.edits.append((popen + 1, pclose, "const hipamp::tile_context<%s>& %s" %
+                           (param.group(2).strip(), TILE_PHASE_NAME)))
+        self.edits.append((m.start(), m.end() - 1, "parallel_for_each_tile"))
 
     def tile_functions(self):
         """{name: (param match, param open, param close, body open, body close)} for the
@@ -3178,8 +3183,7 @@ class TilePhases:
             raise TilePhaseReject(self._ported_functions[fname])
         self.edits.append((args[i][0] + (len(mask[args[i][0]:args[i][1]]) - len(mask[args[i][0]:args[i][1]].lstrip())),
                            args[i][1], TILE_PHASE_NAME))
-        self.edits.append((popen + 1, pclose, "const hipamp::tile_context<%s>& %s" % (param.group(2).strip(), TILE_PHASE_NAME)))
-        self.edits.append((m.start(), m.end() - 1, "parallel_for_each_tile"))
+        self.retarget_launch(m, popen, pclose, param)
         self.lines.append("%s:%d: [tile] tiled kernel calling %s -> parallel_for_each_tile" %
                           (self.path, self.src.line_of(m.start()) + 1, fname))
 
