@@ -13,14 +13,7 @@ namespace bench_sort_gpu {
 
 BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 13)->Apply(shape_sizes);
 // The default shape at the sizes <4, 13> is run at in bench_sort_shapes_b.cpp.
-BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 13)
-    ->Arg(1 << 18)
-    ->Arg(1 << 19)
-    ->Arg((1 << 20) + 1)
-    ->Arg(1000000)
-    ->Arg(1 << 21)
-    ->Iterations(1)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 13)->Apply(shape_sizes_near_2p20);
 BENCHMARK_TEMPLATE(gpu_bitonic_shape, 5, 13, 3)->Apply(shape_sizes);
 BENCHMARK_TEMPLATE(gpu_bitonic_shape, 4, 12, 4)->Apply(shape_sizes);
 

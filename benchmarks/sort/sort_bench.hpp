@@ -254,6 +254,16 @@ void gpu_bitonic_shape(benchmark::State& state) {
 inline void shape_sizes(benchmark::internal::Benchmark* b) {
   b->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24)->Iterations(1)->Unit(benchmark::kMillisecond);
 }
+// The sizes around 2^20 at which a size-dependent network shape would be chosen.
+inline void shape_sizes_near_2p20(benchmark::internal::Benchmark* b) {
+  b->Arg(1 << 18)
+      ->Arg(1 << 19)
+      ->Arg((1 << 20) + 1)
+      ->Arg(1000000)
+      ->Arg(1 << 21)
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
+}
 
 }  // namespace bench_sort_gpu
 #endif  // HIPAMP_BENCH_CUDA
