@@ -2535,11 +2535,22 @@ def split_top_level(text, sep):
     return [text[a:b] for a, b in split_with_offsets(text, sep)]
 
 
-def is_function_head(head):
-    """Whether a block's head (statement_prefix) opens a function's or a lambda's body."""
-    return bool(re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|override\b|final\b|restrict\s*\([^()]*\)|"
-                          r"__GPU_ONLY\b|__GPU\b|%s\b|->[^{;]*|\s)*$" % RESTRICT_MACRO, head)) and not \
-        re.search(r"\b(?:if|for|while|switch|catch)\s*\(", head)
+# A block's head that ends a parameter list: its `)`, then only specifiers or a trailing
+# return type. FUNCTION_HEAD takes every specifier a function or lambda may carry here;
+# PLAIN_FUNCTION_HEAD not override, final, __GPU, __GPU_ONLY nor HIPAMP_RESTRICT.
+FUNCTION_HEAD_TAIL = r"\)\s*(?:const\b|mutable\b|noexcept\b|%srestrict\s*\([^()]*\)|%s->[^{;]*|\s)*$"
+FUNCTION_HEAD = re.compile(FUNCTION_HEAD_TAIL % (r"override\b|final\b|",
+                                                 r"__GPU_ONLY\b|__GPU\b|%s\b|" % RESTRICT_MACRO))
+PLAIN_FUNCTION_HEAD = re.compile(FUNCTION_HEAD_TAIL % ("", ""))
+CONTROL_HEAD = re.compile(r"\b(?:if|for|while|switch|catch)\s*\(")
+
+
+def is_function_head(head, plain=False):
+    """Whether a block's head (statement_prefix) opens a function's or a lambda's body; plain:
+    one whose parameter list is followed by no more than const, mutable, noexcept,
+    restrict(...) and a trailing return type (PLAIN_FUNCTION_HEAD)."""
+    return bool((PLAIN_FUNCTION_HEAD if plain else FUNCTION_HEAD).search(head)) and \
+        not CONTROL_HEAD.search(head)
 
 
 def statement_prefix(mask, lo, offset):
@@ -2633,8 +2644,7 @@ def amp_restricted_at(mask, offset):
         if re.search(r"\brestrict\s*\([^()]*\bamp\b|\b__GPU(?:_ONLY)?\b|\b%s\b" % RESTRICT_MACRO,
                      head):
             return True
-        if re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|->[^{;]*|\s)*$",
-                     head) and not re.search(r"\b(?:if|for|while|switch|catch)\s*\(", head):
+        if is_function_head(head, plain=True):
             return False  # the innermost function is not amp-restricted
     return False
 
@@ -2682,8 +2692,7 @@ def nested_in_device_lambda(mask, offset):
         return False  # a kernel (a brace in an #ifdef can make it look nested)
     for _, head in enclosing_blocks(mask, offset):
         head = own_head(head)
-        if re.search(r"\)\s*(?:const\b|mutable\b|noexcept\b|restrict\s*\([^()]*\)|->[^{;]*|\s)*$",
-                     head) and not re.search(r"\b(?:if|for|while|switch|catch)\s*\(", head):
+        if is_function_head(head, plain=True):
             return bool(LAMBDA_HEAD.search(head))
     return False
 
