@@ -35,9 +35,27 @@ class PortTest(unittest.TestCase):
         if rules is not None:
             seen = {line.split("[", 1)[1].split("]", 1)[0] for line in report}
             self.assertEqual(seen, set(rules), report)
-        again, _ = port(got)
-        self.assertEqual(again, got, "not idempotent")
+        self.assertIdempotent(got)
         return report
+
+    def assertIdempotent(self, got, only_amp=False):
+        """Porting the port again changes nothing."""
+        self.assertEqual(port(got, only_amp=only_amp)[0], got, "not idempotent")
+
+    def assertRunsAndCompilesWithNvcc(self, program):
+        """A ported program builds and runs on the CPU device, and nvcc compiles it."""
+        compile_ported(self, program, run=True)
+        compile_ported(self, program, nvcc=True)
+
+    def assertPortRuns(self, program):
+        """program ported (only_amp) prints PASSED on the CPU device; returns the port."""
+        got = port(program, only_amp=True)[0]
+        self.assertIn("PASSED", compile_ported(self, got, run=True))
+        return got
+
+    def assertPortCompilesWithNvcc(self, program):
+        """nvcc compiles program ported (only_amp)."""
+        compile_ported(self, port(program, only_amp=True)[0], nvcc=True)
 
     def warnings(self, text):
         return [line for line in port(text)[1] if ": warning [" in line]
@@ -141,7 +159,7 @@ class RestrictOnFunctions(PortTest):
         got, _ = port("#include <amp.h>\ntemplate <int rank> struct T {\n"
                       "  T(extent<rank> extent) { log << extent << 1; ok = extent <= extent; }\n};\n")
         self.assertIn("T(concurrency::extent<rank> extent) { log << extent << 1; ok = extent <= extent; }", got)
-        self.assertEqual(port(got)[0], got)
+        self.assertIdempotent(got)
 
     def test_reference_default_with_copy_captures(self):
         # [&, x]: the default becomes `=`, which copies x too; `[=, x]` would not compile.
@@ -150,7 +168,7 @@ class RestrictOnFunctions(PortTest):
                 "  parallel_for_each(a.extent, [&, p](index<1> i) restrict(amp) { a[i] = p[0]; });\n}\n")
         got, _ = port(text)
         self.assertIn("[=] HIPAMP_RESTRICT", got)
-        self.assertEqual(port(got)[0], got)
+        self.assertIdempotent(got)
 
     def test_msvc_restriction_macros(self):
         # MSVC's <amp.h> spells restrict(amp,cpu) __GPU and restrict(amp) __GPU_ONLY.
@@ -195,7 +213,7 @@ class RestrictOnFunctions(PortTest):
         warned = [l for l in report if "warning" in l]
         self.assertEqual(len(warned), 1, warned)
         self.assertIn("kernels call its restrict(cpu) overload", warned[0])
-        self.assertEqual(port(got)[0], got)
+        self.assertIdempotent(got)
 
     def test_member_declared_cpu_defined_amp_compiles_and_runs(self):
         # The conformance suite's harness (runall.h) declares a member restrict(cpu) and defines
@@ -208,8 +226,7 @@ class RestrictOnFunctions(PortTest):
         got, _ = port(text)
         # Both restrict(cpu) declarations (in the class and after it) and the restrict(amp) one.
         self.assertEqual(got.count("#endif"), 3, got)
-        compile_ported(self, got, run=True)
-        compile_ported(self, got, nvcc=True)
+        self.assertRunsAndCompilesWithNvcc(got)
 
     def test_member_defined_cpu_in_another_file_stays_out_of_device_passes(self):
         # runall.cpp of the conformance suite's harness: the header overloads verify() on
@@ -226,11 +243,10 @@ class RestrictOnFunctions(PortTest):
                               "void result::verify() {\n  if (code > 2) { code = 7; }\n}\n#endif\n"
                               "void result::other();\nint plain() { return 1; }\n")
         self.assertFalse([l for l in report if "warning" in l], report)
-        self.assertEqual(port(got)[0], got)
+        self.assertIdempotent(got)
         program = port(header)[0] + got.replace("void result::other();\n", "") + \
             "int main() { result r{5}; r.verify(); return r.code == 7 && plain() == 1 ? 0 : 1; }\n"
-        compile_ported(self, program, run=True)
-        compile_ported(self, program, nvcc=True)
+        self.assertRunsAndCompilesWithNvcc(program)
 
     def test_overloads_with_other_parameters_stay_overloads(self):
         text = ("template <typename T> bool isnan(T v) restrict(cpu) { return v != v; }\n"
@@ -246,7 +262,7 @@ class RestrictLeftAlone(PortTest):
         got, report = port(text)
         self.assertEqual(got, "#define KERNEL(body) [=] HIPAMP_RESTRICT (index<1> i) { body }\\\n  restrict(amp)\nint x;\n")
         self.assertEqual(sum("warning [restrict]" in l and "macro" in l for l in report), 1, report)
-        self.assertEqual(port(got)[0], got)
+        self.assertIdempotent(got)
 
     def test_macros_with_continuations_and_declarations(self):
         self.assertPorts("#define K \\\n  [=](int i) \\\n  restrict(amp) { }\n",
@@ -755,7 +771,7 @@ class RefDeviceAndWideOutput(PortTest):
         got, report = port(REF_PROGRAM, only_amp=True)
         self.assertNotIn("std::wcout <<", got)
         self.assertTrue(any("warning [wcout]" in l for l in report), report)
-        self.assertEqual(port(got)[0], got)
+        self.assertIdempotent(got)
 
     def test_wide_output_alone_is_left_alone(self):
         text = "#include <amp.h>\nint main() { std::wcout << L\"only wide\" << std::endl; }\n"
@@ -860,7 +876,7 @@ class CaptureByReference(PortTest):
         self.assertIn("{ auto& hipamp_ref_a = a; auto a = hipamp::kernel_handle(hipamp_ref_a); "
                       "parallel_for_each(v.extent, [=] HIPAMP_RESTRICT (concurrency::index<1> i) "
                       "{ v[i] = a[i] * 2; }); }", got)
-        self.assertEqual(port(got)[0], got, "not idempotent")
+        self.assertIdempotent(got)
 
     def test_explicit_reference_captures_and_declarator_lists(self):
         text = ("void f() {\n  array<int, 2> a(e), b(e, v.begin()), c(e);\n"
@@ -887,7 +903,7 @@ class CaptureByReference(PortTest):
         self.assertIn("{ auto& hipamp_ref_gpu = gpu; auto gpu = hipamp::kernel_handle(hipamp_ref_gpu); "
                       "parallel_for_each(e, [=] HIPAMP_RESTRICT", got)
         self.assertFalse([w for w in self.warnings(text) if "could not tell" in w])
-        self.assertEqual(port(got)[0], got, "not idempotent")
+        self.assertIdempotent(got)
 
     def test_kernel_function_parameters_take_the_handle(self):
         self.assertPorts("void k(array<float, 2>& a, const array<int, 1>& b, int n) restrict(amp) {}\n",
@@ -910,9 +926,8 @@ class CaptureByReference(PortTest):
                    "  std::vector<int> ha = a, hb = b;\n"
                    "  return ha[2] == 12 && hb[0] == 20 && hb[2] == 22 ? 0 : 1;\n}\n")
         got, _ = port(program)
-        self.assertEqual(port(got)[0], got, "not idempotent")
-        compile_ported(self, "#include <vector>\n" + got, run=True)
-        compile_ported(self, "#include <vector>\n" + got, nvcc=True)
+        self.assertIdempotent(got)
+        self.assertRunsAndCompilesWithNvcc("#include <vector>\n" + got)
 
     def test_template_parameters_named_at_every_call_take_the_handle(self):
         # The suite's constructor.h: kernel_userdefined<_type, _rank>(idx, a1) from a kernel and
@@ -928,9 +943,8 @@ class CaptureByReference(PortTest):
         got, report = port(program)
         self.assertEqual(got.count("hipamp::array_ref<T, N> a)"), 2)
         self.assertFalse([w for w in report if "deduced element type" in w])
-        self.assertEqual(port(got)[0], got, "not idempotent")
-        compile_ported(self, got, run=True)
-        compile_ported(self, got, nvcc=True)
+        self.assertIdempotent(got)
+        self.assertRunsAndCompilesWithNvcc(got)
         deduced = program.replace("fill<int, 1>(zero, a)", "fill(zero, a)")
         self.assertEqual(port(deduced)[0].count("hipamp::array_ref<T, N> a)"), 0)
 
@@ -940,24 +954,18 @@ class CaptureByReference(PortTest):
                          "hipamp::array_ref<const float, 1> c) {}\n")
 
     def test_const_helper_takes_writable_and_read_only_handles(self):
-        got, _ = port(CONST_HELPER_PROGRAM, only_amp=True)
-        self.assertIn("hipamp::array_ref<const float, 1> w", got)
-        self.assertIn("PASSED", compile_ported(self, got, run=True))
+        self.assertIn("hipamp::array_ref<const float, 1> w", self.assertPortRuns(CONST_HELPER_PROGRAM))
 
     @unittest.skipUnless(NVCC, "nvcc not installed")
     def test_const_helper_compiles_with_nvcc(self):
-        got, _ = port(CONST_HELPER_PROGRAM, only_amp=True)
-        compile_ported(self, got, nvcc=True)
+        self.assertPortCompilesWithNvcc(CONST_HELPER_PROGRAM)
 
     def test_ported_program_runs_on_the_cpu_device(self):
-        got, _ = port(CAPTURE_PROGRAM, only_amp=True)
-        self.assertNotIn("[&", got)
-        self.assertIn("PASSED", compile_ported(self, got, run=True))
+        self.assertNotIn("[&", self.assertPortRuns(CAPTURE_PROGRAM))
 
     @unittest.skipUnless(NVCC, "nvcc not installed")
     def test_ported_program_compiles_with_nvcc(self):
-        got, _ = port(CAPTURE_PROGRAM, only_amp=True)
-        compile_ported(self, got, nvcc=True)
+        self.assertPortCompilesWithNvcc(CAPTURE_PROGRAM)
 
 
 # C++ AMP's capture rules for kernels (include/hipamp/kernel_capture.hpp): only an array or a
@@ -1039,9 +1047,8 @@ class KernelsInPrivateMembers(PortTest):
         self.assertIn("  int calls = 0;\npublic:  // amp2hipamp: nvcc launches kernels only from public "
                       "member functions\n  void twice(", got)
         self.assertIn("    ++calls;\n  };\nprivate:\n protected:\n  void unused()", got)
-        self.assertEqual(port(got)[0], got, "not idempotent")
-        compile_ported(self, got, run=True)
-        compile_ported(self, got, nvcc=True)
+        self.assertIdempotent(got)
+        self.assertRunsAndCompilesWithNvcc(got)
 
 
 class HarnessLambdas(PortTest):
@@ -1078,9 +1085,8 @@ class HarnessLambdas(PortTest):
         self.assertIn("auto add = [&](int k) { s += k; };", got)
         self.assertTrue([w for w in report if "[&] -> [=] (not a kernel" in w])
         self.assertTrue([w for w in report if "local hipamp_lambda_19" in w])
-        self.assertEqual(port(got)[0], got, "not idempotent")
-        compile_ported(self, got, run=True)
-        compile_ported(self, got, nvcc=True)
+        self.assertIdempotent(got)
+        self.assertRunsAndCompilesWithNvcc(got)
 
     def test_a_lambda_argument_after_else_stays(self):
         got, report = port(self.PROGRAM.replace("  result += INVOKE(", "  if (result < 0) {} else result += INVOKE("))
@@ -1117,9 +1123,8 @@ class LocalTypes(PortTest):
         self.assertIn("int main()\n{\n    std::vector<float> v(30);", got)
         self.assertIn("    struct Scale { float by; };", got)  # no kernel uses it: stays
         self.assertEqual(len([w for w in report if "-> namespace scope" in w]), 2)
-        self.assertEqual(port(got)[0], got, "not idempotent")
-        compile_ported(self, got, run=True)
-        compile_ported(self, got, nvcc=True)
+        self.assertIdempotent(got)
+        self.assertRunsAndCompilesWithNvcc(got)
 
     def test_a_class_naming_locals_or_in_a_template_stays(self):
         uses_local = self.PROGRAM.replace("{\n    struct Foo", "{\n    int width = 3;\n    struct Foo").replace(
@@ -1150,9 +1155,8 @@ class OverloadedKernelTemplates(PortTest):
                       "bool feature(extent<R> e", got)
         self.assertIn("template <typename T, int R, typename Accl, typename BeginIt>\n", got)
         self.assertTrue([w for w in report if "hipamp_overload_tag" in w])
-        self.assertEqual(port(got)[0], got, "not idempotent")
-        compile_ported(self, got, run=True)
-        compile_ported(self, got, nvcc=True)
+        self.assertIdempotent(got)
+        self.assertRunsAndCompilesWithNvcc(got)
 
 
 class DivergentBarriers(PortTest):
@@ -1180,7 +1184,7 @@ class DivergentBarriers(PortTest):
             got, report = port(self.program(helper))
             self.assertIn("amp_code_rule::divergent_barrier, T>::ok", got, helper)
             self.assertTrue([w for w in report if "C3561" in w], helper)
-            self.assertEqual(port(got)[0], got, "not idempotent")
+            self.assertIdempotent(got)
             self.assertIn("C3561", compile_fails(self, got), helper)
 
     def test_uniform_conditions_port_and_run(self):
@@ -1211,7 +1215,7 @@ class CaptureRules(PortTest):
     def rejected(self, body, message):
         text = self.PRELUDE + body + "\n}\n"
         got, report = port(text, only_amp=True)
-        self.assertEqual(port(got, only_amp=True)[0], got, "not idempotent")
+        self.assertIdempotent(got, only_amp=True)
         out = compile_fails(self, got)
         self.assertIn(message, out)
         first = [l for l in out.splitlines() if "error" in l][0]
@@ -1283,7 +1287,7 @@ class CaptureRules(PortTest):
         got, report = port("void f() restrict(amp) {\n  array_view<int, 2> v(16, 16);\n}\n"
                            "void g() restrict(amp, cpu) { if (true) { array_view<float, 1> w(8); } }\n")
         self.assertEqual(got.count("view_without_data_source"), 2, got)
-        self.assertEqual(port(got)[0], got, "not idempotent")
+        self.assertIdempotent(got)
         got, _ = self.rejected("  parallel_for_each(av.extent, [=](index<1> i) restrict(amp) {\n"
                                "    array_view<int, 1> tmp(4); av[i] = 0; });",
                                "an array_view without a data source can be made only on the CPU")
@@ -1340,8 +1344,7 @@ class CaptureRules(PortTest):
 
     @unittest.skipUnless(NVCC, "nvcc not installed")
     def test_valid_neighbours_compile_with_nvcc(self):
-        got, _ = port(CAPTURE_RULES_VALID, only_amp=True)
-        compile_ported(self, got, nvcc=True)
+        self.assertPortCompilesWithNvcc(CAPTURE_RULES_VALID)
 
 
 # Textures (C++ AMP's concurrency::graphics::texture) captured by reference, as the book's
@@ -1415,13 +1418,11 @@ class Textures(PortTest):
         self.assertFalse([w for w in report if ": warning [" in w], report)
 
     def test_ported_texture_program_runs_on_the_cpu_device(self):
-        got, _ = port(TEXTURE_PROGRAM, only_amp=True)
-        self.assertIn("PASSED", compile_ported(self, got, run=True))
+        self.assertPortRuns(TEXTURE_PROGRAM)
 
     @unittest.skipUnless(NVCC, "nvcc not installed")
     def test_ported_texture_program_compiles_with_nvcc(self):
-        got, _ = port(TEXTURE_PROGRAM, only_amp=True)
-        compile_ported(self, got, nvcc=True)
+        self.assertPortCompilesWithNvcc(TEXTURE_PROGRAM)
 
 
 class WindowsOnlyFiles(PortTest):
@@ -1494,7 +1495,7 @@ class MsvcPermissiveParsing(PortTest):
         self.assertIn("void Pass(const concurrency::array_view<V, 1>& data)\n", got)
         self.assertIn("typedef typename Cont::value_type V;", got)
         self.assertTrue(any("[msvc] enumeration Passes moved" in l for l in report), report)
-        self.assertEqual(port(got)[0], got, "not idempotent")
+        self.assertIdempotent(got)
         out = compile_ported(self, got + "int main() {\n  std::vector<float> v(64, 8.0f);\n"
                              "  Blur::Smooth(v);\n  std::printf(\"%g\\n\", v[5]);\n"
                              "  return v[5] == 2.0f ? 0 : 1;\n}\n", run=True)
@@ -1512,7 +1513,7 @@ class MsvcPermissiveParsing(PortTest):
         self.assertEqual(got.count("void Fill(const concurrency::array_view<int, 2>& v)"), 2)
         self.assertIn("concurrency::array_view<int, 1>& Pick(const concurrency::array_view<int, 1>& x);", got)
         self.assertTrue(any("warning [msvc] PingPong assigns or swaps" in l for l in report), report)
-        self.assertEqual(port(got)[0], got)
+        self.assertIdempotent(got)
 
     def test_a_view_reference_passed_on_is_taken_by_value(self):
         # As the conformance suite's copy tests do: a function that takes the view by reference
@@ -1530,7 +1531,7 @@ class MsvcPermissiveParsing(PortTest):
         got, report = port(text)
         self.assertIn("void BumpView(concurrency::array_view<T, N> v)", got)
         self.assertFalse(any("BumpView assigns or swaps" in l for l in report), report)
-        self.assertEqual(port(got)[0], got, "not idempotent")
+        self.assertIdempotent(got)
         self.assertIn("2", compile_ported(self, got, run=True))
 
     def test_typename_before_a_dependent_type_in_template_arguments(self):
@@ -1564,7 +1565,7 @@ class MsvcPermissiveParsing(PortTest):
                 "int main() { return 0; }\n")
         got = port(text)[0]
         self.assertIn("HasBit<N, int(Top)>::value + Ones<N, (Top >> 1)>", got)
-        self.assertEqual(port(got)[0], got)
+        self.assertIdempotent(got)
         compile_ported(self, got)
 
     def test_names_from_a_sibling_header(self):
@@ -1855,7 +1856,7 @@ class TilePhasesRule(PortTest):
         for s in expect_not_in:
             self.assertNotIn(s, got)
         self.assertTrue(any("[tile] tiled kernel" in l for l in report), report)
-        self.assertEqual(port(got, only_amp=True)[0], got, "not idempotent")
+        self.assertIdempotent(got, only_amp=True)
         self.assertIn("PASSED", compile_ported(self, got, run=True))
         return got
 
@@ -1897,7 +1898,7 @@ class TilePhasesRule(PortTest):
     @unittest.skipUnless(NVCC, "nvcc not installed")
     def test_ports_compile_with_nvcc(self):
         for text in (TILE_REDUCTION, TILE_MATMUL, TILE_RETURNS, TILE_FUNCTION, TILE_UNIFORM_IF):
-            compile_ported(self, port(text, only_amp=True)[0], nvcc=True)
+            self.assertPortCompilesWithNvcc(text)
 
     def test_the_rule_off_keeps_the_barriers(self):
         got, report = amp2hipamp.port_text("t.cpp", TILE_REDUCTION, True, False, tile_phases=False)
