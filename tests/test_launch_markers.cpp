@@ -9,7 +9,6 @@
 // earlier one's event; a marker is recorded exactly at the end of its launch's work (never
 // before it); a loop of launches reuses two markers and records nothing.
 #include <atomic>
-#include <cstring>
 #include <memory>
 #include <thread>
 #include <tuple>
@@ -17,6 +16,7 @@
 
 #include <hipamp/detail/launch_markers.hpp>
 
+#include "stand_in_gpu.hpp"
 #include "support.hpp"
 
 namespace hx = hipamp;
@@ -40,41 +40,18 @@ struct markers_counting_stream {
 };
 using markers_t = hd::launch_markers<markers_counting_stream>;
 
-class markers_test_device final : public hd::device_impl {
- public:
-  hd::device_kind kind() const noexcept override { return hd::device_kind::gpu; }
-  const hd::device_properties& properties() const noexcept override { return props_; }
-  void* allocate(std::size_t bytes) override { return ::operator new(bytes == 0 ? 1 : bytes); }
-  void deallocate(void* ptr) noexcept override { ::operator delete(ptr); }
-  std::shared_ptr<hd::queue_impl> create_queue(hx::queuing_mode) override;
-  std::shared_ptr<hd::queue_impl> default_queue() override { return create_queue({}); }
-
- private:
-  hd::device_properties props_;
-};
+class markers_test_queue;
+using markers_test_device = hipamp_test::stand_in_device<markers_test_queue>;
 
 // gpu_queue's use of its markers: settle before any work enters the stream, markers from
 // begin_launch/end_launch. Waits record what the queue was ordered after.
-class markers_test_queue final : public hd::queue_impl {
+class markers_test_queue final : public hipamp_test::stand_in_queue_base {
  public:
   explicit markers_test_queue(markers_test_device& device, bool markers = true)
-      : device_(device), markers_(markers ? std::make_shared<markers_t>(stream_) : nullptr) {}
+      : stand_in_queue_base(device),
+        markers_(markers ? std::make_shared<markers_t>(stream_) : nullptr) {}
   ~markers_test_queue() override {
     if (markers_) markers_->shutdown();
-  }
-  hd::device_impl& device() const noexcept override { return device_; }
-  hx::queuing_mode mode() const noexcept override { return hx::queuing_mode_automatic; }
-  void copy_host_to_device(void* dst, const void* src, std::size_t bytes) override {
-    enqueue();
-    std::memcpy(dst, src, bytes);
-  }
-  void copy_device_to_host(void* dst, const void* src, std::size_t bytes) override {
-    enqueue();
-    std::memcpy(dst, src, bytes);
-  }
-  void copy_device_to_device(void* dst, const void* src, std::size_t bytes) override {
-    enqueue();
-    std::memcpy(dst, src, bytes);
   }
   // A launching queue records what it was ordered after; the directory's read-back queue
   // waits (and keeps nothing, so it holds no marker).
@@ -96,9 +73,6 @@ class markers_test_queue final : public hd::queue_impl {
   void resolve_launch(const hd::event_ptr& marker, const hd::event_ptr& done) override {
     markers_t::resolve(marker, done);
   }
-  void flush() override {}
-  void wait() override {}
-  void* native_handle() const noexcept override { return nullptr; }
 
   // A kernel entering the stream (prepare_launch settles first, as on a GPU).
   void enqueue() {
@@ -115,22 +89,14 @@ class markers_test_queue final : public hd::queue_impl {
   std::weak_ptr<std::atomic<long>> stream_position() const { return stream_.position; }
   std::size_t ring_size() const { return markers_->size(); }
 
-  std::vector<hd::event_ptr> waited;
-
  private:
-  markers_test_device& device_;
+  void on_copy() override { enqueue(); }
+
   markers_counting_stream stream_;
   std::shared_ptr<markers_t> markers_;
 };
 
-std::shared_ptr<hd::queue_impl> markers_test_device::create_queue(hx::queuing_mode) {
-  return std::make_shared<markers_test_queue>(*this, false);  // the directory's read-back queue
-}
-
-markers_test_device& markers_device() {
-  static markers_test_device d;  // one for the process: the directory keeps a queue per device
-  return d;
-}
+markers_test_device& markers_device() { return markers_test_device::get(); }
 
 // bind_and_run around one kernel: bind copies of the views, queue the kernel (body(bound
 // views...) stands for what it does to device memory), complete.

@@ -5,12 +5,12 @@
 // GPU, a stand-in device with separate memory and markers whose readiness the test sets shows
 // which launch host access and other queues wait for.
 #include <atomic>
-#include <cstring>
 #include <memory>
 #include <thread>
 #include <tuple>
 #include <vector>
 
+#include "stand_in_gpu.hpp"
 #include "support.hpp"
 
 namespace hx = hipamp;
@@ -18,18 +18,8 @@ namespace hd = hipamp::detail;
 
 namespace {
 
-class stand_in_device final : public hd::device_impl {
- public:
-  hd::device_kind kind() const noexcept override { return hd::device_kind::gpu; }
-  const hd::device_properties& properties() const noexcept override { return props_; }
-  void* allocate(std::size_t bytes) override { return ::operator new(bytes == 0 ? 1 : bytes); }
-  void deallocate(void* ptr) noexcept override { ::operator delete(ptr); }
-  std::shared_ptr<hd::queue_impl> create_queue(hx::queuing_mode) override;
-  std::shared_ptr<hd::queue_impl> default_queue() override { return create_queue({}); }
-
- private:
-  hd::device_properties props_;
-};
+class stand_in_queue;
+using stand_in_device = hipamp_test::stand_in_device<stand_in_queue>;
 
 // A launch's marker whose completion the test decides. A counted_marker, as every marker a
 // queue's begin_launch returns: kernel tickets note it by address.
@@ -42,21 +32,10 @@ class test_marker final : public hd::counted_marker,
   std::atomic<bool> ready{false};
 };
 
-class stand_in_queue final : public hd::queue_impl {
+class stand_in_queue final : public hipamp_test::stand_in_queue_base {
  public:
   explicit stand_in_queue(stand_in_device& device, bool markers = true)
-      : device_(device), markers_(markers) {}
-  hd::device_impl& device() const noexcept override { return device_; }
-  hx::queuing_mode mode() const noexcept override { return hx::queuing_mode_automatic; }
-  void copy_host_to_device(void* dst, const void* src, std::size_t bytes) override {
-    std::memcpy(dst, src, bytes);
-  }
-  void copy_device_to_host(void* dst, const void* src, std::size_t bytes) override {
-    std::memcpy(dst, src, bytes);
-  }
-  void copy_device_to_device(void* dst, const void* src, std::size_t bytes) override {
-    std::memcpy(dst, src, bytes);
-  }
+      : stand_in_queue_base(device), markers_(markers) {}
   // Records what this queue was ordered after (a stream would wait on the device).
   void wait_for(const hd::event_ptr& event) override {
     if (event) waited.push_back(event);
@@ -74,26 +53,13 @@ class stand_in_queue final : public hd::queue_impl {
     handed_out.push_back(last_marker);
     return last_marker;
   }
-  void flush() override {}
-  void wait() override {}
-  void* native_handle() const noexcept override { return nullptr; }
-
   std::shared_ptr<test_marker> last_marker;
-  std::vector<hd::event_ptr> waited;
 
  private:
-  stand_in_device& device_;
   bool markers_;
 };
 
-std::shared_ptr<hd::queue_impl> stand_in_device::create_queue(hx::queuing_mode) {
-  return std::make_shared<stand_in_queue>(*this, false);  // the directory's read-back queue
-}
-
-stand_in_device& device() {
-  static stand_in_device d;  // one for the process: the directory keeps a queue per device
-  return d;
-}
+stand_in_device& device() { return stand_in_device::get(); }
 
 // What bind_and_run does around a kernel: bind copies of the views, complete.
 template <class... Views>
