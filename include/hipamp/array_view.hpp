@@ -186,26 +186,23 @@ class array_view {
   // constructor on a GPU built a view over nothing and wrote nowhere (found by the
   // conformance suite on the H100).
   HIPAMP_HOST_DEVICE array_view(const hipamp::extent<N>& ext, T* source) : extent(ext) {
-#if HIPAMP_DEVICE_COMPILE
+#if !HIPAMP_DEVICE_COMPILE
+    if (!detail::running_cpu_kernel) {  // host code: a data source over the memory
+      detail::check_positive_extent(ext, "array_view");
+      if (source == nullptr) throw runtime_exception("hipamp: array_view over a null pointer");
+      std::size_t offset_bytes = 0;
+      const std::size_t bytes = detail::element_count(ext) * sizeof(T);
+      src_ = detail::source_ref(detail::data_source::create_over_host(
+          const_cast<nonconst_type*>(source), bytes, offset_bytes));
+      init_dense(offset_bytes / sizeof(T));
+      data_ = source;
+      return;
+    }
+#endif
+    // A kernel (the device pass; the CPU devices' kernels as on a GPU): the memory alone.
     init_strides();
     data_ = source;
     bound_ = true;
-#else
-    if (detail::running_cpu_kernel) {  // the CPU devices' kernels: as on a GPU
-      init_strides();
-      data_ = source;
-      bound_ = true;
-      return;
-    }
-    detail::check_positive_extent(ext, "array_view");
-    if (source == nullptr) throw runtime_exception("hipamp: array_view over a null pointer");
-    std::size_t offset_bytes = 0;
-    const std::size_t bytes = detail::element_count(ext) * sizeof(T);
-    src_ = detail::source_ref(detail::data_source::create_over_host(
-        const_cast<nonconst_type*>(source), bytes, offset_bytes));
-    init_dense(offset_bytes / sizeof(T));
-    data_ = source;
-#endif
   }
   template <int M = N, typename = std::enable_if_t<M == 1>>
   HIPAMP_HOST_DEVICE array_view(int e0, T* source) : array_view(hipamp::extent<1>(e0), source) {}
