@@ -238,13 +238,14 @@ TEST_CASE("bitonic_sort: a partial last tile of every kind", "[sort][merge]") {
     u32_sizes.push_back((std::size_t(1) << 20) + 4097);
     u32_sizes.push_back((std::size_t(1) << 20) - 1);
     u32_sizes.push_back(1000000);
-    // A GPU sorts one row of 4-byte keys up to 1.5 * 2^20 with one network shape and longer
-    // rows with another (tuning_sort.hpp, network_small_row_max): both sides of the change, a
-    // partial last tile on each. (The CPU devices sort these by other code; under CI's
-    // sanitizers every million keys cost seconds per device.)
+    // A GPU sorts one row of 4-byte keys from 2^19 to just past 2^20 with one network shape
+    // and other rows with another (tuning_sort.hpp, network_small_row_min and _max): both sides
+    // of each change. (The CPU devices sort these by other code; under CI's sanitizers every
+    // million keys cost seconds per device.)
     if (!acc.is_cpu()) {
-      for (const std::size_t n : {(std::size_t(1) << 20) + (std::size_t(1) << 19),
-                                  (std::size_t(1) << 20) + (std::size_t(1) << 19) + 1,
+      for (const std::size_t n : {std::size_t(1) << 19, (std::size_t(1) << 19) + 1,
+                                  (std::size_t(1) << 20) + (std::size_t(1) << 15),
+                                  (std::size_t(1) << 20) + (std::size_t(1) << 15) + 1,
                                   (std::size_t(1) << 21) + 3}) {
         u32_sizes.push_back(n);
       }
