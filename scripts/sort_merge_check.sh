@@ -9,7 +9,10 @@
 #                                            # and carried in dir with the shared libraries they
 #                                            # lack there; [sort] plain and emulated, bench_sort,
 #                                            # then the nvcc time of every sort unit (-j JOBS, 8)
-# BENCH_FILTER overrides the benchmarks run. Results and logs land in $OUT.
+# BENCH_FILTER overrides the benchmarks run; TESTS_ONLY=<regex> builds hipamp_tests of the
+# matching test files alone (tests/CMakeLists.txt, HIPAMP_TESTS_ONLY), say
+# TESTS_ONLY='test_sort_(merge|api|batched)', when the whole suite's build would not fit the
+# call. Results and logs land in $OUT.
 set -uo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$SRC/sort_check_out}"
@@ -24,7 +27,8 @@ phase="${1:-run}"
   date -u
 } | tee "$OUT/machine.txt"
 [ -f "$BUILD/build.ninja" ] || cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 ||
+  -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 -DHIPAMP_TESTS_ONLY="${TESTS_ONLY:-}" \
+  >"$OUT/configure.log" 2>&1 ||
   { tail -30 "$OUT/configure.log"; exit 1; }
 if [ "$phase" = "run" ]; then
   start=$SECONDS

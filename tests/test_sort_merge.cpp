@@ -1,61 +1,16 @@
 // The GPU sort's merge passes (issue 18) on every accelerator: sizes around the tile and
 // around each merge pass's run length (odd counts of passes too), odd sizes, many duplicates
 // (stable_sort must keep their input order: merges take the left run on ties), a 12-byte user
-// type, a descending comparator, and hipamp::bitonic_sort (the network at every size) beside
-// them. References are std::sort / std::stable_sort of the same random input.
+// type and a descending comparator (hipamp::bitonic_sort, the network at every size, is
+// test_sort_network.cpp). References are std::sort / std::stable_sort of the same random input.
 // One unit per group of sort kernels: u32 by a comparator, the paper's type by y.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
-#include "sort_test_support.hpp"
+#include "sort_merge_cases.hpp"
 
 using namespace sort_test;  // NOLINT(google-build-using-namespace): the sort tests' helpers
-
-namespace {
-
-struct less_u32 {
-  HIPAMP_HOST_DEVICE bool operator()(const std::uint32_t& a, const std::uint32_t& b) const {
-    return a < b;
-  }
-};
-// Sorts by the high 24 bits only: ties everywhere, and the low bits tell stable from not.
-struct by_high_bits {
-  HIPAMP_HOST_DEVICE bool operator()(const std::uint32_t& a, const std::uint32_t& b) const {
-    return (a >> 8) < (b >> 8);
-  }
-};
-struct by_y {
-  HIPAMP_HOST_DEVICE bool operator()(const paper_type& a, const paper_type& b) const {
-    return a.y < b.y;
-  }
-};
-struct by_y_descending {
-  HIPAMP_HOST_DEVICE bool operator()(const paper_type& a, const paper_type& b) const {
-    return a.y > b.y;
-  }
-};
-
-// Tiles: bitonic 2^13 for 4-byte keys; the block merge sort (stable sorts, and 12-byte
-// elements) 4352 / 2816 (main's 4096 / 2048 kept too). Merge blocks place 4352 / 2304 outputs.
-// The sizes straddle each of them and later merge runs (one, two and three passes, odd counts
-// of passes too).
-std::vector<std::size_t> merge_sizes() {
-  return {2,    3,     2047,  2049,  2303,          2305,  2815,  2817, 3071,
-          3073, 4095,  4097,  4351,  4353,          5633,  8191,  8192, 8193,
-          8705, 16385, 17407, 32767, 3 * 8192 + 17, 65537, 100003};
-}
-
-std::vector<std::uint32_t> random_u32(std::size_t n, std::uint32_t distinct) {
-  std::vector<std::uint32_t> v(n);
-  for (auto& x : v) x = static_cast<std::uint32_t>(hipamp_test::rng()());
-  if (distinct != 0) {
-    for (auto& x : v) x = (x % distinct) << 8 | (x & 0xffu);
-  }
-  return v;
-}
-
-}  // namespace
 
 TEST_CASE("sort: u32 keys by a comparator across tile and merge boundaries", "[sort][merge]") {
   FOR_EACH_ACCELERATOR(acc) {
@@ -70,10 +25,6 @@ TEST_CASE("sort: u32 keys by a comparator across tile and merge boundaries", "[s
       hx::sort(acc.get_default_view(), hx::array_view<std::uint32_t, 1>(static_cast<int>(n), data),
                less_u32{});
       CHECK(data == expected);
-      std::vector<std::uint32_t> network = input;
-      hx::bitonic_sort(acc.get_default_view(),
-                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), network), less_u32{});
-      CHECK(network == expected);
     }
   }
 }
@@ -216,55 +167,6 @@ TEST_CASE("sort and stable_sort: the paper's type by y, ascending and descending
       for (std::size_t i = 0; i < n; ++i) keys_match &= unstable[i].y == up[i].y;
       CHECK(keys_match);
       CHECK(is_permutation_of(unstable, input));
-    }
-  }
-}
-
-// bitonic_sort's last tile when partial runs the network's steps one at a time over its
-// existing prefix (backend/gpu/sort.hpp): a last tile holding 1, 2, 3, a few, half and all but
-// one of its positions, after one and several whole tiles, for 4-byte keys (2^13 tiles,
-// ascending and descending) and the paper's 12-byte type (2^11 tiles), against std::sort.
-TEST_CASE("bitonic_sort: a partial last tile of every kind", "[sort][merge]") {
-  FOR_EACH_ACCELERATOR(acc) {
-    const std::size_t t4 = 8192, t12 = 2048;
-    std::vector<std::size_t> u32_sizes;
-    for (const std::size_t whole : {std::size_t(1), std::size_t(2), std::size_t(5)}) {
-      for (const std::size_t r : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(33),
-                                  std::size_t(257), t4 / 2 + 1, t4 - 1}) {
-        u32_sizes.push_back(whole * t4 + r);
-      }
-    }
-    u32_sizes.push_back((std::size_t(1) << 20) + 1);
-    u32_sizes.push_back((std::size_t(1) << 20) + 4097);
-    u32_sizes.push_back((std::size_t(1) << 20) - 1);
-    u32_sizes.push_back(1000000);
-    for (const std::size_t n : u32_sizes) {
-      INFO("u32, n = " << n);
-      const std::vector<std::uint32_t> input = random_u32(n, 0);
-      std::vector<std::uint32_t> up = input, down = input;
-      std::sort(up.begin(), up.end());
-      std::sort(down.begin(), down.end(), [](std::uint32_t a, std::uint32_t b) { return a > b; });
-      std::vector<std::uint32_t> a = input, b = input;
-      hx::bitonic_sort(acc.get_default_view(),
-                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), a), less_u32{});
-      CHECK(a == up);
-      hx::bitonic_sort(acc.get_default_view(),
-                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), b), hx::descending{});
-      CHECK(b == down);
-    }
-    for (const std::size_t n : {t12 + 1, t12 + 2, t12 + 3, 3 * t12 + 100, 4 * t12 - 1,
-                                (std::size_t(1) << 16) + 1, (std::size_t(1) << 16) + t12 / 2 + 1}) {
-      INFO("paper type, n = " << n);
-      const std::vector<paper_type> input = paper_input(n, false);
-      std::vector<paper_type> up = input;
-      std::stable_sort(up.begin(), up.end(), by_y{});
-      std::vector<paper_type> network = input;
-      hx::bitonic_sort(acc.get_default_view(),
-                       hx::array_view<paper_type, 1>(static_cast<int>(n), network), by_y{});
-      bool keys_match = true;
-      for (std::size_t i = 0; i < n; ++i) keys_match &= network[i].y == up[i].y;
-      CHECK(keys_match);
-      CHECK(is_permutation_of(network, input));
     }
   }
 }

@@ -182,6 +182,13 @@ BENCHMARK(gpu_bitonic_sort_vs_cub_merge_sort_u32)
     ->Arg((1 << 20) - 8192 + 2049)
     ->Arg((1 << 20) - 8192 + 4097)
     ->Arg((1 << 20) - 1)
+    // Either side of network_small_row_min and _max (tuning_sort.hpp), where the network's
+    // shape changes.
+    ->Arg(1 << 19)
+    ->Arg((1 << 19) + 1)
+    ->Arg((1 << 20) + (1 << 15))
+    ->Arg((1 << 20) + (1 << 15) + 1)
+    ->Arg(1 << 21)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(gpu_bitonic_chained_vs_plain)

@@ -254,12 +254,19 @@ void gpu_bitonic_shape(benchmark::State& state) {
 inline void shape_sizes(benchmark::internal::Benchmark* b) {
   b->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24)->Iterations(1)->Unit(benchmark::kMillisecond);
 }
-// The sizes around 2^20 at which a size-dependent network shape would be chosen.
+// The sizes around 2^20 at which the network's shape is chosen by size
+// (small_network_tile_shape, tuning_sort.hpp): where <4, 13> and <5, 13> cross, between
+// 2^20 + 1 and 2^20 + 2^18.
 inline void shape_sizes_near_2p20(benchmark::internal::Benchmark* b) {
   b->Arg(1 << 18)
       ->Arg(1 << 19)
       ->Arg((1 << 20) + 1)
       ->Arg(1000000)
+      ->Arg((1 << 20) + (1 << 14))
+      ->Arg((1 << 20) + (1 << 15))
+      ->Arg((1 << 20) + (1 << 16))
+      ->Arg((1 << 20) + (1 << 18))
+      ->Arg((1 << 21) - (1 << 18))
       ->Arg(1 << 21)
       ->Iterations(1)
       ->Unit(benchmark::kMillisecond);

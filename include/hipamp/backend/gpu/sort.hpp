@@ -10,7 +10,9 @@
 //  - global_round_kernel: the bits >= log2 S of a stage, up to K network levels per pass,
 //    each thread loading its 2^K elements once, exchanging in registers, storing once.
 //  Only tiles and groups that hold an existing element are launched.
-//  The network runs whole for batches of rows and for hipamp::bitonic_sort.
+//  The network runs whole for batches of rows and for hipamp::bitonic_sort; a single row of
+//  4-byte elements from 2^19 to just past 2^20 takes K = 4 with twice the threads a tile
+//  (small_network_tile_shape, tuning_sort.hpp).
 // Merge sort (merge_sort.hpp): one row of more than a tile is sorted by tile_kernel's first
 // pass (stages 1..log2 S; large sorts of 4-byte elements take larger tiles,
 // large_merge_tile_shape) and then merge passes (merge path), each reading and writing every
@@ -582,7 +584,16 @@ void sort_rows(const accelerator_view& av, T* data, const bitonic::layout& lay, 
   // where a launch into another GPU's stream would fail.
   const stream_t stream = prepare_launch(av.queue()).stream;
   if constexpr (Kind == sort_kind::network) {
-    sort_kernels::run_network<T>(bitonic::copy_memory<T>{data, data, lay}, lay, less, stream);
+    const bitonic::copy_memory<T> mem{data, data, lay};
+    using small_shape = sort_kernels::small_network_tile_shape<T>;
+    if constexpr (!std::is_same_v<small_shape, sort_kernels::default_tile_shape<T>>) {
+      if (lay.segments == 1 && lay.length > sort_kernels::network_small_row_min &&
+          lay.length <= sort_kernels::network_small_row_max) {
+        sort_kernels::run_network<T, small_shape>(mem, lay, less, stream);
+        return;
+      }
+    }
+    sort_kernels::run_network<T>(mem, lay, less, stream);
   } else {
     // Equal keys are bit-identical in the default order: every sort of them is stable.
     constexpr bool default_order =

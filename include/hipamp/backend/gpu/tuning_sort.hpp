@@ -26,6 +26,26 @@ struct default_tile_shape {
   static constexpr int min_blocks = 0;
 };
 
+// hipamp::bitonic_sort of one row of more than network_small_row_min and at most
+// network_small_row_max 4-byte elements: 16 elements a thread and 512 threads a 2^13 tile
+// (<4, 13>) instead of the default 32 and 256 (<5, 13>). With the passes chained, the wider
+// blocks lead around 2^20, though they make one global round more there (10 instead of 9); past
+// 2^20 + 1 their last stage's global rounds cost more than that gains, and from 2^21 they make
+// two rounds more. Measured on the H100 (bench_sort gpu_bitonic_shape, u32, us <4, 13> /
+// <5, 13>; four runs from 91bd316 to 3dd822e, then d50488a): 2^16 33.1-35.6 / 34.6-37.4; 2^18
+// 48.8-54.1 / 47.9-50.5; 2^19 62.0-64.6 / 60.6-63.2; 2^20 87.4-88.4 / 88.1-94.8
+// (hipamp::bitonic_sort with <5, 13>: 94.8-95.9 in six runs); 10^6 91.3-93.6 / 108.6-114.0;
+// 2^20 + 1 100.4-102.8 / 102.3-111.3; 2^20 + 2^18 145.2 / 121.8; 2^21 - 2^18 161.3 / 130.3;
+// 2^21 164.9-166.0 / 134.2-135.5; 2^24 1935 / 1449. Batches of rows and other element sizes
+// keep the default shape (unmeasured). The cost: a second set of network kernels (tile and
+// global round) in every unit that instantiates bitonic_sort for a 4-byte type (test_sort_merge
+// under nvcc on the dev VM: 110 s before, 124 s after).
+template <class E>
+using small_network_tile_shape =
+    std::conditional_t<sizeof(E) == 4, fixed_tile_shape<4, 13>, default_tile_shape<E>>;
+inline constexpr unsigned network_small_row_min = 1u << 19;
+inline constexpr unsigned network_small_row_max = (1u << 20) + (1u << 15);
+
 // A segment's last tile, when partial, runs the network step by step over its existing
 // elements (tile_kernel) if it holds at most 3/16 of a tile, else the checked rounds.
 // Measured on the H100 (bench_sort, bitonic_sort of u32 near 2^20, 2^13 tiles; ms of the

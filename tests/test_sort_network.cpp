@@ -1,0 +1,91 @@
+// hipamp::bitonic_sort (the GPU's bitonic network at every size, issue 18) on every accelerator:
+// u32 keys by a comparator at the merge tests' sizes (tiles and merge boundaries), partial last
+// tiles of every kind, both sides of each size where a GPU changes the network's shape, and the
+// paper's 12-byte type. References are std::sort / std::stable_sort of the same random input.
+// A unit of its own: the network's kernels (two shapes for 4-byte keys) next to the merge
+// sort's made test_sort_merge.cpp the slowest sort unit under nvcc.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "sort_merge_cases.hpp"
+
+using namespace sort_test;  // NOLINT(google-build-using-namespace): the sort tests' helpers
+
+TEST_CASE("bitonic_sort: u32 keys across tile and merge boundaries", "[sort][merge]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    std::vector<std::size_t> sizes = merge_sizes();
+    sizes.push_back((std::size_t(1) << 18) + 5);
+    for (const std::size_t n : sizes) {
+      INFO("n = " << n);
+      const std::vector<std::uint32_t> input = random_u32(n, 0);
+      std::vector<std::uint32_t> expected = input;
+      std::sort(expected.begin(), expected.end());
+      std::vector<std::uint32_t> network = input;
+      hx::bitonic_sort(acc.get_default_view(),
+                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), network), less_u32{});
+      CHECK(network == expected);
+    }
+  }
+}
+
+// bitonic_sort's last tile when partial runs the network's steps one at a time over its
+// existing prefix (backend/gpu/sort.hpp): a last tile holding 1, 2, 3, a few, half and all but
+// one of its positions, after one and several whole tiles, for 4-byte keys (2^13 tiles,
+// ascending and descending) and the paper's 12-byte type (2^11 tiles), against std::sort.
+TEST_CASE("bitonic_sort: a partial last tile of every kind", "[sort][merge]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const std::size_t t4 = 8192, t12 = 2048;
+    std::vector<std::size_t> u32_sizes;
+    for (const std::size_t whole : {std::size_t(1), std::size_t(2), std::size_t(5)}) {
+      for (const std::size_t r : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(33),
+                                  std::size_t(257), t4 / 2 + 1, t4 - 1}) {
+        u32_sizes.push_back(whole * t4 + r);
+      }
+    }
+    u32_sizes.push_back((std::size_t(1) << 20) + 1);
+    u32_sizes.push_back((std::size_t(1) << 20) + 4097);
+    u32_sizes.push_back((std::size_t(1) << 20) - 1);
+    u32_sizes.push_back(1000000);
+    // A GPU sorts one row of 4-byte keys from 2^19 to just past 2^20 with one network shape
+    // and other rows with another (tuning_sort.hpp, network_small_row_min and _max): both sides
+    // of each change. (The CPU devices sort these by other code; under CI's sanitizers every
+    // million keys cost seconds per device.)
+    if (!acc.is_cpu()) {
+      for (const std::size_t n :
+           {std::size_t(1) << 19, (std::size_t(1) << 19) + 1,
+            (std::size_t(1) << 20) + (std::size_t(1) << 15),
+            (std::size_t(1) << 20) + (std::size_t(1) << 15) + 1, (std::size_t(1) << 21) + 3}) {
+        u32_sizes.push_back(n);
+      }
+    }
+    for (const std::size_t n : u32_sizes) {
+      INFO("u32, n = " << n);
+      const std::vector<std::uint32_t> input = random_u32(n, 0);
+      std::vector<std::uint32_t> up = input, down = input;
+      std::sort(up.begin(), up.end());
+      std::sort(down.begin(), down.end(), [](std::uint32_t a, std::uint32_t b) { return a > b; });
+      std::vector<std::uint32_t> a = input, b = input;
+      hx::bitonic_sort(acc.get_default_view(),
+                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), a), less_u32{});
+      CHECK(a == up);
+      hx::bitonic_sort(acc.get_default_view(),
+                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), b), hx::descending{});
+      CHECK(b == down);
+    }
+    for (const std::size_t n : {t12 + 1, t12 + 2, t12 + 3, 3 * t12 + 100, 4 * t12 - 1,
+                                (std::size_t(1) << 16) + 1, (std::size_t(1) << 16) + t12 / 2 + 1}) {
+      INFO("paper type, n = " << n);
+      const std::vector<paper_type> input = paper_input(n, false);
+      std::vector<paper_type> up = input;
+      std::stable_sort(up.begin(), up.end(), by_y{});
+      std::vector<paper_type> network = input;
+      hx::bitonic_sort(acc.get_default_view(),
+                       hx::array_view<paper_type, 1>(static_cast<int>(n), network), by_y{});
+      bool keys_match = true;
+      for (std::size_t i = 0; i < n; ++i) keys_match &= network[i].y == up[i].y;
+      CHECK(keys_match);
+      CHECK(is_permutation_of(network, input));
+    }
+  }
+}
