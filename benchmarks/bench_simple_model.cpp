@@ -24,6 +24,10 @@
 // Where a launch's time goes (issue 19: saxpy 2^16 paid about 1 us more than the OpenMP loop
 // on 16 threads). Each case takes one part of the launch away and keeps the same OpenMP peer:
 //
+//  - prebuilt_saxpy/n: saxpy/n with the kernel object built once, outside the timed calls: the
+//                     launch without the caller's view copies (saxpy/n passes the views by
+//                     value and captures them, four reference-count increments and decrements
+//                     per launch, as a C++ AMP program's loop of launches does);
 //  - chunks_saxpy/n:  fallback::parallel_chunks (the CPU device's thread split, in libhipamp)
 //                     called directly on a plain saxpy range function: region mechanics only,
 //                     no launch scope, no views, no kernel copy;
@@ -232,6 +236,33 @@ void empty_range(const void* context, std::size_t begin, std::size_t end) {
   benchmark::DoNotOptimize(end);
 }
 
+// saxpy/n with its kernel object made once: no view is copied outside the launch.
+struct saxpy_kernel {
+  float a;
+  hx::array_view<const float, 1> x;
+  hx::array_view<float, 1> y;
+  HIPAMP_RESTRICT void operator()(hx::index<1> i) const { y[i] = a * x[i] + y[i]; }
+};
+
+struct prebuilt_saxpy : saxpy {
+  saxpy_kernel kernel;
+  explicit prebuilt_saxpy(int size) : saxpy(size), kernel{a, xv, yv} {}
+  void hipamp() {
+    hx::parallel_for_each(cpu_view(), hx::extent<1>(n), kernel);
+    benchmark::DoNotOptimize(y.data());
+  }
+  std::string verify() {
+    std::vector<float> want = y, got = y;
+    run_omp(n, a, x.data(), want.data());
+    {
+      hx::array_view<float, 1> gv(n, got);
+      hx::parallel_for_each(cpu_view(), hx::extent<1>(n), saxpy_kernel{a, xv, gv});
+      gv.synchronize();
+    }
+    return first_mismatch(got, want);
+  }
+};
+
 // saxpy with the CPU device's thread split called directly.
 struct chunks_saxpy : saxpy {
   using saxpy::saxpy;
@@ -376,6 +407,7 @@ BENCHMARK(BM_launch)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
       ->Range(1 << 16, 1 << 18)         \
       ->UseManualTime()                 \
       ->Unit(benchmark::kMicrosecond)
+HIPAMP_DECOMPOSITION(prebuilt_saxpy);
 HIPAMP_DECOMPOSITION(chunks_saxpy);
 HIPAMP_DECOMPOSITION(raw_saxpy);
 HIPAMP_DECOMPOSITION(empty);
