@@ -20,6 +20,27 @@
 //                   with offset (1, 1)), n = 512 ... 4096;
 //  - launch/1:      saxpy of one element: the per-launch cost of a kernel capturing two views
 //                   (hipamp) against an OpenMP parallel region doing the same.
+//
+// Where a launch's time goes (issue 19: saxpy 2^16 paid about 1 us more than the OpenMP loop
+// on 16 threads). Each case takes one part of the launch away and keeps the same OpenMP peer:
+//
+//  - prebuilt_saxpy/n: saxpy/n with the kernel object built once, outside the timed calls: the
+//                     launch without the caller's view copies (saxpy/n passes the views by
+//                     value and captures them, four reference-count increments and decrements
+//                     per launch, as a C++ AMP program's loop of launches does);
+//  - chunks_saxpy/n:  fallback::parallel_chunks (the CPU device's thread split, in libhipamp)
+//                     called directly on a plain saxpy range function: region mechanics only,
+//                     no launch scope, no views, no kernel copy;
+//  - raw_saxpy/n:     parallel_for_each on a kernel capturing raw pointers (no views): the
+//                     launch protocol and the executor, no view binds, a trivial kernel copy;
+//  - empty/n:         parallel_for_each on a kernel that captures the two views and does
+//                     nothing, against an OpenMP parallel loop with an empty body: the launch's
+//                     fixed cost (scope, binds, fork, per-thread kernel copy, join);
+//  - chunks_empty/n:  parallel_chunks with an empty range function against the same empty
+//                     OpenMP loop: the thread split's fixed cost alone;
+//  - omp_chunks/n:    OpenMP on both sides: parallel_chunks' pragma (one iteration per thread,
+//                     schedule(static, 1), num_threads) written out in this file, against the
+//                     plain `omp parallel for simd` loop: what the pragma's form costs.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -193,6 +214,162 @@ struct stencil {
   int64_t bytes() const { return int64_t(n - 2) * (n - 2) * 8; }
 };
 
+// ---- decomposition (see the header) ---------------------------------------------------------
+
+struct raw_saxpy_args {
+  float a;
+  const float* x;
+  float* y;
+};
+
+void saxpy_range(const void* context, std::size_t begin, std::size_t end) {
+  const auto& c = *static_cast<const raw_saxpy_args*>(context);
+  const float a = c.a;
+  const float* __restrict xp = c.x;
+  float* __restrict yp = c.y;
+  for (std::size_t i = begin; i < end; ++i) yp[i] = a * xp[i] + yp[i];
+}
+
+void empty_range(const void* context, std::size_t begin, std::size_t end) {
+  benchmark::DoNotOptimize(context);
+  benchmark::DoNotOptimize(begin);
+  benchmark::DoNotOptimize(end);
+}
+
+// saxpy/n with its kernel object made once: no view is copied outside the launch.
+struct saxpy_kernel {
+  float a;
+  hx::array_view<const float, 1> x;
+  hx::array_view<float, 1> y;
+  HIPAMP_RESTRICT void operator()(hx::index<1> i) const { y[i] = a * x[i] + y[i]; }
+};
+
+struct prebuilt_saxpy : saxpy {
+  saxpy_kernel kernel;
+  explicit prebuilt_saxpy(int size) : saxpy(size), kernel{a, xv, yv} {}
+  void hipamp() {
+    hx::parallel_for_each(cpu_view(), hx::extent<1>(n), kernel);
+    benchmark::DoNotOptimize(y.data());
+  }
+  std::string verify() {
+    std::vector<float> want = y, got = y;
+    run_omp(n, a, x.data(), want.data());
+    {
+      hx::array_view<float, 1> gv(n, got);
+      hx::parallel_for_each(cpu_view(), hx::extent<1>(n), saxpy_kernel{a, xv, gv});
+      gv.synchronize();
+    }
+    return first_mismatch(got, want);
+  }
+};
+
+// saxpy with the CPU device's thread split called directly.
+struct chunks_saxpy : saxpy {
+  using saxpy::saxpy;
+  static void run_chunks(int n, float a, const float* x, float* y) {
+    const raw_saxpy_args args{a, x, y};
+    hx::fallback::parallel_chunks(static_cast<std::size_t>(n), 4096, &saxpy_range, &args, false,
+                                  16);
+  }
+  void hipamp() {
+    run_chunks(n, a, x.data(), y.data());
+    benchmark::DoNotOptimize(y.data());
+  }
+  std::string verify() {
+    std::vector<float> want = y, got = y;
+    run_omp(n, a, x.data(), want.data());
+    run_chunks(n, a, x.data(), got.data());
+    return first_mismatch(got, want);
+  }
+};
+
+// saxpy through parallel_for_each with a kernel of raw pointers: no views to bind.
+struct raw_saxpy : saxpy {
+  using saxpy::saxpy;
+  static void run_raw(int n, float a, const float* x, float* y) {
+    hx::parallel_for_each(cpu_view(), hx::extent<1>(n),
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { y[i[0]] = a * x[i[0]] + y[i[0]]; });
+  }
+  void hipamp() {
+    run_raw(n, a, x.data(), y.data());
+    benchmark::DoNotOptimize(y.data());
+  }
+  std::string verify() {
+    std::vector<float> want = y, got = y;
+    run_omp(n, a, x.data(), want.data());
+    run_raw(n, a, x.data(), got.data());
+    return first_mismatch(got, want);
+  }
+};
+
+// The same chunks as parallel_chunks, by OpenMP in this file.
+struct omp_chunks : saxpy {
+  using saxpy::saxpy;
+  static void run_chunks(int n, float a, const float* x, float* y) {
+    const raw_saxpy_args args{a, x, y};
+    const std::size_t total = static_cast<std::size_t>(n);
+    const std::size_t chunks = static_cast<std::size_t>(max_threads());
+    const std::size_t grain = 16, units = (total + grain - 1) / grain;
+#pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(chunks))
+    for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(chunks); ++c) {
+      const std::size_t begin =
+          std::min(total, units * static_cast<std::size_t>(c) / chunks * grain);
+      const std::size_t end =
+          std::min(total, units * static_cast<std::size_t>(c + 1) / chunks * grain);
+      saxpy_range(&args, begin, end);
+    }
+  }
+  void hipamp() {
+    run_chunks(n, a, x.data(), y.data());
+    benchmark::DoNotOptimize(y.data());
+  }
+  std::string verify() {
+    std::vector<float> want = y, got = y;
+    run_omp(n, a, x.data(), want.data());
+    run_chunks(n, a, x.data(), got.data());
+    return first_mismatch(got, want);
+  }
+};
+
+// A kernel that captures both views and does nothing.
+struct empty_kernel {
+  hx::array_view<const float, 1> x;
+  hx::array_view<float, 1> y;
+  HIPAMP_RESTRICT void operator()(hx::index<1>) const {}
+};
+
+struct empty {
+  int n;
+  std::vector<float> x, y;
+  hx::array_view<const float, 1> xv;
+  hx::array_view<float, 1> yv;
+  explicit empty(int size) : n(size), x(size, 1.f), y(size, 2.f), xv(n, x), yv(n, y) {}
+  static void run_omp(int n, const float* xp, float* yp) {
+#pragma omp parallel for simd
+    for (int i = 0; i < n; ++i) {
+    }
+    benchmark::DoNotOptimize(xp);
+    benchmark::DoNotOptimize(yp);
+  }
+  void hipamp() { hx::parallel_for_each(cpu_view(), hx::extent<1>(n), empty_kernel{xv, yv}); }
+  void omp() { run_omp(n, x.data(), y.data()); }
+  std::string verify() { return {}; }
+  int64_t bytes() const { return 0; }
+};
+
+struct chunks_empty : empty {
+  using empty::empty;
+  void hipamp() {
+    hx::fallback::parallel_chunks(static_cast<std::size_t>(n), 4096, &empty_range, this, false, 16);
+  }
+};
+
+template <class Workload>
+void BM_case(benchmark::State& state) {
+  Workload w(static_cast<int>(state.range(0)));
+  time_pair(state, w);
+}
+
 void BM_saxpy(benchmark::State& state) {
   saxpy w(static_cast<int>(state.range(0)));
   time_pair(state, w);
@@ -222,5 +399,19 @@ BENCHMARK(BM_stencil)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_launch)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+#define HIPAMP_DECOMPOSITION(workload)  \
+  BENCHMARK_TEMPLATE(BM_case, workload) \
+      ->Name("BM_" #workload)           \
+      ->RangeMultiplier(4)              \
+      ->Range(1 << 16, 1 << 18)         \
+      ->UseManualTime()                 \
+      ->Unit(benchmark::kMicrosecond)
+HIPAMP_DECOMPOSITION(prebuilt_saxpy);
+HIPAMP_DECOMPOSITION(chunks_saxpy);
+HIPAMP_DECOMPOSITION(raw_saxpy);
+HIPAMP_DECOMPOSITION(empty);
+HIPAMP_DECOMPOSITION(chunks_empty);
+HIPAMP_DECOMPOSITION(omp_chunks);
 
 BENCHMARK_MAIN();

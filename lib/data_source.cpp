@@ -415,9 +415,14 @@ void* data_source::acquire_host(const footprint& fp, bool write) {
   // host memory holds the footprint's whole span, there is nothing to copy in and no device
   // copy to invalidate: the walk below would only list the footprint's runs (one per row of a
   // section, allocating) to find that out. O(rank) instead of O(rows).
-  if (st.replicas.empty() && host_ != nullptr &&
-      st.host_valid.covers(fp.begin_byte(), fp.end_byte())) {
-    return host_;
+  if (st.replicas.empty() && host_ != nullptr) {
+    // Every byte in host memory: later CPU launches may skip the lock (acquire_host_sole)
+    // until the next locked function unmarks the source.
+    if (st.host_valid.covers(0, bytes_)) {
+      host_sole_.store(true, std::memory_order_release);
+      return host_;
+    }
+    if (st.host_valid.covers(fp.begin_byte(), fp.end_byte())) return host_;
   }
   std::byte* host = ensure_host_locked(host_, st.owned_host, bytes_);
   for (const byte_range& range : transfer_ranges(fp)) {
@@ -436,6 +441,8 @@ void* data_source::acquire_host(const footprint& fp, bool write) {
 }
 
 void data_source::revoke_ticket_locked() {
+  // The caller may change what the mark certifies; acquire_host sets it again if it still holds.
+  host_sole_.store(false, std::memory_order_relaxed);
   // Only holders of state::mutex (as the caller is) change ticket_queue_, so this relaxed load
   // sees the latest value.
   if (ticket_queue_.load(std::memory_order_relaxed) == 0) return;

@@ -68,6 +68,13 @@ HIPAMP_ALWAYS_INLINE inline void launch_scope::record(data_source* source, void*
   if (!kept) source->retain();
 }
 
+void launch_scope::ask_marker() {
+  if (marker_asked_) return;
+  marker_ = queue_.begin_launch();
+  over_host_ = queue_.device().aliases_host_memory();
+  marker_asked_ = true;
+}
+
 void* launch_scope::bind(data_source* source, const view_place& place, bool write, bool kept) {
   if (void* base = reuse(source, place.span, write)) return base;
   return bind_place(source, place, write, kept);
@@ -76,13 +83,11 @@ void* launch_scope::bind(data_source* source, const view_place& place, bool writ
 void* launch_scope::bind_place(data_source* source, const view_place& place, bool write,
                                bool kept) {
   const footprint::byte_span& span = place.span;
-  if (!marker_asked_) {
-    marker_ = queue_.begin_launch();
-    marker_asked_ = true;
-  }
-  // The steady state of a loop of launches needs only the span (the kernel ticket); the
-  // footprint is built for the slow path alone.
-  void* base = source->acquire_for_kernel_ticketed(queue_, span, write, marker_);
+  ask_marker();
+  // The steady state of a loop of launches needs only the span (the host-sole mark on the CPU
+  // devices, the kernel ticket on the others); the footprint is built for the slow path alone.
+  void* base = over_host_ ? source->acquire_host_sole(write)
+                          : source->acquire_for_kernel_ticketed(queue_, span, write, marker_);
   if (base == nullptr) {
     const footprint fp = place.where();
     base = source->acquire_for_kernel(queue_, fp, span, write, marker_);
@@ -93,10 +98,7 @@ void* launch_scope::bind_place(data_source* source, const view_place& place, boo
 
 void* launch_scope::bind_span(data_source* source, const footprint::byte_span& span, bool write,
                               bool kept) {
-  if (!marker_asked_) {
-    marker_ = queue_.begin_launch();
-    marker_asked_ = true;
-  }
+  ask_marker();
   // With a marker, the ticket notes it by address and the counts wait for close().
   void* base = marker_
                    ? source->acquire_for_kernel_ticketed(

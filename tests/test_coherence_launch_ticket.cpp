@@ -199,3 +199,44 @@ TEST_CASE("repeated launches alternate between two accelerator_views of one acce
     }
   }
 }
+
+// The CPU devices' fast path (data_source's host-sole mark, issue 19): after a CPU launch, later
+// CPU launches of the same views bind without the directory's lock while host memory holds
+// every byte. Work on a device with its own memory (the emulated discrete device, a GPU) in
+// between must end that: the next CPU launch has to see what the device wrote, and the device
+// what the CPU wrote. On a machine with only host-memory devices there is nothing to alternate.
+TEST_CASE("CPU launches see another device's writes between them", "[coherence][launch_ticket]") {
+  const hx::accelerator_view cpu =
+      hx::accelerator(hx::accelerator::cpu_accelerator).get_default_view();
+  for (const hipamp::accelerator& acc : hipamp_test::accelerators()) {
+    if (!hipamp_test::has_own_memory(acc)) continue;
+    DYNAMIC_SECTION("with " << hipamp_test::name(acc)) {
+      const hx::accelerator_view other = acc.get_default_view();
+      std::vector<int> data = iota_vector();
+      std::vector<int> ref = data;
+      array_view<int, 1> v(n, data);
+      std::vector<int> copy(n, -1);
+      array_view<int, 1> out(n, copy);
+      array_view<const int, 1> reader(v);
+      for (int round = 0; round < 3; ++round) {
+        for (int k = 0; k < steady_launches; ++k) {
+          add(cpu, v, 1);
+          add(ref, 1);
+        }
+        // The device writes; the CPU then reads and writes again.
+        add(other, v, 10 * (round + 1));
+        add(ref, 10 * (round + 1));
+        hx::parallel_for_each(cpu, out.extent,
+                              [=] HIPAMP_RESTRICT(hx::index<1> i) { out[i] = reader[i] * 3; });
+        add(cpu, v, 2);
+        add(ref, 2);
+        out.synchronize();
+        std::size_t wrong = 0;
+        for (int i = 0; i < n; ++i) wrong += copy[i] != (ref[i] - 2) * 3;
+        CHECK(wrong == 0);
+      }
+      v.synchronize();
+      CHECK(data == ref);
+    }
+  }
+}

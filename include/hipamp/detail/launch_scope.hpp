@@ -164,6 +164,11 @@ class launch_scope {
   // where the queue records an event after each launch instead.
   event_ptr marker_;
   bool marker_asked_ = false;
+  // The queue's device works in host memory (asked with the marker): binds try the source's
+  // host-sole fast path first (data_source::acquire_host_sole).
+  bool over_host_ = false;
+  // At the first bind: the marker, and over_host_.
+  void ask_marker();
   // The notes the ticket fast path made of marker_ and replaced of earlier markers, settled
   // once for the launch by close() (before the launch's work is queued, so a replaced marker
   // nobody else holds is not recorded when the queue settles its pending marker).
