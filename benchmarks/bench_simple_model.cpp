@@ -263,73 +263,52 @@ struct prebuilt_saxpy : saxpy {
   }
 };
 
-// saxpy with the CPU device's thread split called directly.
-struct chunks_saxpy : saxpy {
+// A saxpy whose hipamp side is Run(n, a, x, y) on the raw arrays (the OpenMP side and the
+// check are saxpy's).
+template <void (*Run)(int, float, const float*, float*)>
+struct raw_array_saxpy : saxpy {
   using saxpy::saxpy;
-  static void run_chunks(int n, float a, const float* x, float* y) {
-    const raw_saxpy_args args{a, x, y};
-    hx::fallback::parallel_chunks(static_cast<std::size_t>(n), 4096, &saxpy_range, &args, false,
-                                  16);
-  }
   void hipamp() {
-    run_chunks(n, a, x.data(), y.data());
+    Run(n, a, x.data(), y.data());
     benchmark::DoNotOptimize(y.data());
   }
   std::string verify() {
     std::vector<float> want = y, got = y;
     run_omp(n, a, x.data(), want.data());
-    run_chunks(n, a, x.data(), got.data());
+    Run(n, a, x.data(), got.data());
     return first_mismatch(got, want);
   }
 };
 
-// saxpy through parallel_for_each with a kernel of raw pointers: no views to bind.
-struct raw_saxpy : saxpy {
-  using saxpy::saxpy;
-  static void run_raw(int n, float a, const float* x, float* y) {
-    hx::parallel_for_each(cpu_view(), hx::extent<1>(n),
-                          [=] HIPAMP_RESTRICT(hx::index<1> i) { y[i[0]] = a * x[i[0]] + y[i[0]]; });
-  }
-  void hipamp() {
-    run_raw(n, a, x.data(), y.data());
-    benchmark::DoNotOptimize(y.data());
-  }
-  std::string verify() {
-    std::vector<float> want = y, got = y;
-    run_omp(n, a, x.data(), want.data());
-    run_raw(n, a, x.data(), got.data());
-    return first_mismatch(got, want);
-  }
-};
+// The CPU device's thread split called directly.
+void run_parallel_chunks(int n, float a, const float* x, float* y) {
+  const raw_saxpy_args args{a, x, y};
+  hx::fallback::parallel_chunks(static_cast<std::size_t>(n), 4096, &saxpy_range, &args, false, 16);
+}
+using chunks_saxpy = raw_array_saxpy<&run_parallel_chunks>;
+
+// parallel_for_each with a kernel of raw pointers: no views to bind.
+void run_raw_kernel(int n, float a, const float* x, float* y) {
+  hx::parallel_for_each(cpu_view(), hx::extent<1>(n),
+                        [=] HIPAMP_RESTRICT(hx::index<1> i) { y[i[0]] = a * x[i[0]] + y[i[0]]; });
+}
+using raw_saxpy = raw_array_saxpy<&run_raw_kernel>;
 
 // The same chunks as parallel_chunks, by OpenMP in this file.
-struct omp_chunks : saxpy {
-  using saxpy::saxpy;
-  static void run_chunks(int n, float a, const float* x, float* y) {
-    const raw_saxpy_args args{a, x, y};
-    const std::size_t total = static_cast<std::size_t>(n);
-    const std::size_t chunks = static_cast<std::size_t>(max_threads());
-    const std::size_t grain = 16, units = (total + grain - 1) / grain;
+void run_omp_chunks(int n, float a, const float* x, float* y) {
+  const raw_saxpy_args args{a, x, y};
+  const std::size_t total = static_cast<std::size_t>(n);
+  const std::size_t chunks = static_cast<std::size_t>(max_threads());
+  const std::size_t grain = 16, units = (total + grain - 1) / grain;
 #pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(chunks))
-    for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(chunks); ++c) {
-      const std::size_t begin =
-          std::min(total, units * static_cast<std::size_t>(c) / chunks * grain);
-      const std::size_t end =
-          std::min(total, units * static_cast<std::size_t>(c + 1) / chunks * grain);
-      saxpy_range(&args, begin, end);
-    }
+  for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(chunks); ++c) {
+    const std::size_t begin = std::min(total, units * static_cast<std::size_t>(c) / chunks * grain);
+    const std::size_t end =
+        std::min(total, units * static_cast<std::size_t>(c + 1) / chunks * grain);
+    saxpy_range(&args, begin, end);
   }
-  void hipamp() {
-    run_chunks(n, a, x.data(), y.data());
-    benchmark::DoNotOptimize(y.data());
-  }
-  std::string verify() {
-    std::vector<float> want = y, got = y;
-    run_omp(n, a, x.data(), want.data());
-    run_chunks(n, a, x.data(), got.data());
-    return first_mismatch(got, want);
-  }
-};
+}
+using omp_chunks = raw_array_saxpy<&run_omp_chunks>;
 
 // A kernel that captures both views and does nothing.
 struct empty_kernel {
@@ -370,35 +349,26 @@ void BM_case(benchmark::State& state) {
   time_pair(state, w);
 }
 
-void BM_saxpy(benchmark::State& state) {
-  saxpy w(static_cast<int>(state.range(0)));
-  time_pair(state, w);
-}
-
-void BM_stencil(benchmark::State& state) {
-  stencil w(static_cast<int>(state.range(0)));
-  time_pair(state, w);
-}
-
-// Per-launch cost: one element, two captured views.
-void BM_launch(benchmark::State& state) {
-  saxpy w(1);
-  time_pair(state, w);
-}
-
 }  // namespace
 
-BENCHMARK(BM_saxpy)
+BENCHMARK_TEMPLATE(BM_case, saxpy)
+    ->Name("BM_saxpy")
     ->RangeMultiplier(4)
     ->Range(1 << 16, 1 << 24)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_stencil)
+BENCHMARK_TEMPLATE(BM_case, stencil)
+    ->Name("BM_stencil")
     ->RangeMultiplier(2)
     ->Range(512, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_launch)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
+// Per-launch cost: one element, two captured views.
+BENCHMARK_TEMPLATE(BM_case, saxpy)
+    ->Name("BM_launch")
+    ->Arg(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 #define HIPAMP_DECOMPOSITION(workload)  \
   BENCHMARK_TEMPLATE(BM_case, workload) \
