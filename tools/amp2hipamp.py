@@ -419,6 +419,12 @@ class Port:
         for m in include.finditer(self.src.text):
             if self.src.mask[m.start() + m.group(0).index("#")] == "#":
                 return True
+        # A file that reaches <amp.h> through a local header (a stdafx.h) is C++ AMP too: its
+        # bare `accelerator`, `wcout` and properties are the header's.
+        if any(include.search(m) or re.search(r"\busing\s+namespace\s+(?:::\s*)?"
+                                              r"(?:concurrency|Concurrency)\b", m)
+               for m in self.included_masks()):
+            return True
         # Helper headers often lean on the includer's `using namespace concurrency;`: their C++
         # AMP shows only in its types, launches and properties.
         return re.search(r"\b(?:concurrency|Concurrency)\s*::|\brestrict\s*\(|"
@@ -1362,16 +1368,23 @@ class Port:
     # ---- std::wcout beside narrow output ----------------------------------------------------
     def port_wide_output(self):
         mask = self.src.mask
+        # What makes a bare `wcout` std::wcout (`using namespace std;`, `using std::wcout;`)
+        # may sit in a local header the file includes (a stdafx.h); so may narrow output.
+        context = "\n".join([mask] + self.included_masks())
         names = r"(?<![\w:])std\s*::\s*wcout\b"
-        if re.search(r"\busing\s+namespace\s+std\s*;", mask):
+        std_ns = re.search(r"\busing\s+namespace\s+std\s*;", context)
+        if std_ns or re.search(r"\busing\s+std\s*::\s*wcout\s*;", context):
             names += r"|(?<![\w:.])wcout\b"
-        uses = list(re.finditer(names, mask))
+        # `using std::wcout;` declares the name; it stays (the uses no longer name it).
+        uses = [m for m in re.finditer(names, mask)
+                if not re.search(r"\busing\s+$", mask[max(0, m.start() - 40):m.start()])]
         if not uses:
             return
-        narrow = r"(?<![\w:])std\s*::\s*cout\b|(?<![\w:.])(?:printf|puts|putchar)\s*\("
-        if re.search(r"\busing\s+namespace\s+std\s*;", mask):
+        narrow = (r"(?<![\w:])std\s*::\s*cout\b|(?<![\w:.])(?:printf|puts|putchar)\s*\(|"
+                  r"\busing\s+std\s*::\s*cout\s*;")
+        if std_ns:
             narrow += r"|(?<![\w:.])cout\b"
-        if not re.search(narrow, mask):
+        if not re.search(narrow, context):
             return  # wide output alone keeps stdout wide throughout: nothing is lost
         for m in uses:
             self.edit(m.start(), m.end(), WIDE_OUT_NAME, "wcout", None)
@@ -1762,6 +1775,20 @@ class Port:
             unresolved |= set(re.findall(r"\b(?:auto|decltype\s*\([^()]*\))\s*&{0,2}\s*"
                                          r"([A-Za-z_]\w*)\s*[=;(]", t))
         return arrays, unresolved
+
+    def included_masks(self):
+        """Masks of the local headers this file includes, directly or not."""
+        if not hasattr(self, "_included_masks"):
+            self._included_masks = []
+            if self.path not in ("-", ""):
+                for p in sorted(self.transitive_includes()):
+                    try:
+                        with open(p, "rb") as f:
+                            self._included_masks.append(
+                                blank_comments_and_literals(decode(f.read())[0]))
+                    except OSError:
+                        pass
+        return self._included_masks
 
     def header_masks(self):
         if not hasattr(self, "_header_masks"):

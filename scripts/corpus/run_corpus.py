@@ -14,6 +14,9 @@ summary.md, results.json and one log per program into the work directory.
   --tool OTHER.py     port with another version of the tool (a baseline)
   --only NAME...      a subset; --no-run builds only; -j N builds N programs at once
 
+A manifest entry's "also" lists folders the program includes from (copied beside it, ported
+with it); "include_dirs" the folders its project file adds to the include path.
+
 No program is edited by hand and nothing under --src is written: the ported copy lives in the
 work directory (default: build-corpus-<backend>/ in the repository, which git ignores).
 """
@@ -66,16 +69,17 @@ PORT_FLAGS = {"cuda": ["--fmad=false", "-Xcompiler", "-ffp-contract=off"],
               "cpu": ["-ffp-contract=off"]}
 
 
-def compile_command(backend, prefix, sources, exe):
+def compile_command(backend, prefix, sources, exe, include_dirs=()):
     inc, lib = os.path.join(prefix, "include"), os.path.join(prefix, "lib")
+    extra = [a for d in include_dirs for a in ("-I", d)]
     if backend == "cuda":
         nvcc = os.environ.get("NVCC", shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
         return ([nvcc, "-x", "cu", "-std=c++17", "--extended-lambda", "--expt-relaxed-constexpr",
-                 "-arch=sm_%s" % os.environ.get("CUDA_ARCH", "90"), "-O2", "-w", "-I", inc]
+                 "-arch=sm_%s" % os.environ.get("CUDA_ARCH", "90"), "-O2", "-w", "-I", inc] + extra
                 + PORT_FLAGS["cuda"] + sources
                 + ["-o", exe, "-L", lib, "-lhipamp", "-Xcompiler", "-fopenmp", "-lcudart",
                    "-lpthread"])
-    return ([os.environ.get("CXX", "g++"), "-std=c++17", "-O2", "-fopenmp", "-w", "-I", inc]
+    return ([os.environ.get("CXX", "g++"), "-std=c++17", "-O2", "-fopenmp", "-w", "-I", inc] + extra
             + PORT_FLAGS["cpu"] + sources + ["-o", exe, "-L", lib, "-lhipamp", "-pthread"])
 
 
@@ -172,8 +176,11 @@ def main():
         # Porting the port again must change nothing.
         rc, _ = sh([sys.executable, args.tool, "--check", "-q"] + files, log, cwd=src_out)
         row["idempotent"] = rc == 0
-        sources = [os.path.join(src_out, s) for s in prog["sources"]]
-        rc, out = sh(compile_command(args.backend, prefix, sources, run[2]), log, cwd=src_out)
+        sources = [os.path.normpath(os.path.join(src_out, s)) for s in prog["sources"]]
+        # "include_dirs": the project file's extra include folders (relative to the program's
+        # folder, like its AdditionalIncludeDirectories), for #include <Header.h> of a sibling.
+        incs = [os.path.normpath(os.path.join(src_out, d)) for d in prog.get("include_dirs", [])]
+        rc, out = sh(compile_command(args.backend, prefix, sources, run[2], incs), log, cwd=src_out)
         if rc != 0:
             errors = [l for l in out.splitlines() if "error" in l]
             row["why"] = "build: %d error line(s); first: %s" % (

@@ -757,6 +757,24 @@ int main()
 '''
 
 
+# Wide output through a using-declaration (`using std::wcout;`, then bare `wcout`), beside
+# narrow output through `using std::cout;`.
+USING_WCOUT_PROGRAM = r'''#include <amp.h>
+#include <iostream>
+using std::wcout;
+using std::cout;
+using std::endl;
+int main()
+{
+    concurrency::accelerator acc;
+    wcout << L"Using device : " << acc.get_description() << endl;
+    cout << "narrow " << 7 << endl;
+    wcout << L"wide done" << endl;
+    return 0;
+}
+'''
+
+
 class RefDeviceAndWideOutput(PortTest):
     def test_ref_check_compares_device_paths(self):
         self.assertPorts("if (d == accelerator(accelerator::direct3d_ref)) warn();\n"
@@ -778,6 +796,46 @@ class RefDeviceAndWideOutput(PortTest):
         got, report = port(text, only_amp=True)
         self.assertIn("std::wcout << L\"only wide\"", got)
         self.assertFalse(any("[wcout]" in l for l in report), report)
+
+    def test_using_declared_wcout_is_rewritten_and_the_declaration_kept(self):
+        # `using std::wcout;` declares the name: rewriting it gave `using amp2hipamp_wout;`,
+        # which does not compile; the bare uses it makes std::wcout are what must change.
+        got, report = port(USING_WCOUT_PROGRAM, only_amp=True)
+        self.assertIn("using std::wcout;\n", got)
+        self.assertNotIn("using amp2hipamp_wout", got)
+        self.assertIn("amp2hipamp_wout << L\"Using device : \"", got)
+        self.assertIn("amp2hipamp_wout << L\"wide done\"", got)
+        self.assertTrue(any("warning [wcout]" in l for l in report), report)
+        self.assertIdempotent(got, only_amp=True)
+        out = compile_ported(self, got, run=True)
+        self.assertIn("Using device : ", out)
+        self.assertIn("narrow 7", out)
+        self.assertIn("wide done", out)
+
+    def test_a_file_reaching_amp_through_its_stdafx_is_ported(self):
+        # The file's own text shows no C++ AMP: its header holds <amp.h>, `using std::wcout;`,
+        # `using std::cout;` and `using namespace concurrency;` (one program's stdafx.h).
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "StdAfx.h"), "w") as f:
+                f.write("#pragma once\n#include <iostream>\n#include <amp.h>\nusing std::wcout;\n"
+                        "using std::cout;\nusing std::endl;\nusing namespace concurrency;\n")
+            src = os.path.join(d, "info.cpp")
+            text = ('#include "stdafx.h"\nvoid info() {\n'
+                    '    for (const auto& a : accelerator::get_all())\n'
+                    '        wcout << a.get_description() << endl;\n}\n')
+            with open(src, "w") as f:
+                f.write(text)
+            got, report = amp2hipamp.port_text(src, text, True)
+            self.assertIn('#include "StdAfx.h"', got)
+            self.assertIn("amp2hipamp_wout << a.get_description()", got)
+            self.assertIn("#define AMP2HIPAMP_WIDE_OUT", got)
+            self.assertEqual(amp2hipamp.port_text(src, got, True)[0], got)
+            # A file with no such header is still left alone (only_amp).
+            plain = os.path.join(d, "plain.cpp")
+            other = "#include <iostream>\nusing std::wcout;\nvoid p() { wcout << L\"x\"; std::cout << 1; }\n"
+            with open(plain, "w") as f:
+                f.write(other)
+            self.assertEqual(amp2hipamp.port_text(plain, other, True)[0], other)
 
     def test_ported_ref_program_runs_and_keeps_its_narrow_output(self):
         got, _ = port(REF_PROGRAM, only_amp=True)
