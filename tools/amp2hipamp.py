@@ -2681,6 +2681,11 @@ LAMBDA_HEAD = re.compile(r"\]\s*(?:%s\s*)?(?:\((?:[^()]|\([^()]*\))*\))?\s*(?:mu
                          % (RESTRICT_MACRO, RESTRICT_MACRO))
 
 
+# A lambda without a parameter list whose restriction is a macro: `[=] __GPU_ONLY {` (no `)` for
+# FUNCTION_HEAD to find; `[=] restrict(amp)` has restrict's own).
+MACRO_LAMBDA_HEAD = re.compile(r"\]\s*(?:mutable\s+)?(?:__GPU(?:_ONLY)?|%s)\s*(?:->[^{;]*)?$" % RESTRICT_MACRO)
+
+
 def declared_names(text):
     """The names text declares, roughly (a type or declarator-ish token, then the name, then
     = ; , ( [ { or )): parameters, locals, members."""
@@ -2711,7 +2716,11 @@ def nested_in_device_lambda(mask, offset):
     """Whether offset lies in the body of a lambda that is itself amp-restricted (a kernel or a
     restrict(amp) lambda): a lambda written there is device code already, and nvcc rejects an
     extended (annotated) lambda defined inside another. Inside a named restrict(amp) function
-    nvcc accepts the annotation, and C++ AMP's own rules for such lambdas stay checkable."""
+    nvcc accepts the annotation, and C++ AMP's own rules for such lambdas stay checkable.
+    The innermost function or lambda decides, whichever way its restriction is spelled:
+    restrict(...) or the __GPU / __GPU_ONLY macros (is_function_head, not plain: a plain head
+    skips `[=](int i) __GPU_ONLY`, so the named function around it decided), a lambda without a
+    parameter list (`[=] __GPU_ONLY`) too; `operator[](...)` is a named function, not a lambda."""
     if not amp_restricted_at(mask, offset):
         return False
     callee = callee_of_argument(mask, offset)
@@ -2719,8 +2728,9 @@ def nested_in_device_lambda(mask, offset):
         return False  # a kernel (a brace in an #ifdef can make it look nested)
     for _, head in enclosing_blocks(mask, offset):
         head = own_head(head)
-        if is_function_head(head, plain=True):
-            return bool(LAMBDA_HEAD.search(head))
+        if is_function_head(head) or MACRO_LAMBDA_HEAD.search(head):
+            lambda_head = LAMBDA_HEAD.search(head)
+            return bool(lambda_head) and not re.search(r"\boperator\s*\[\s*$", head[:lambda_head.start()])
     return False
 
 

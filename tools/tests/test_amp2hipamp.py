@@ -1156,6 +1156,102 @@ class HarnessLambdas(PortTest):
         self.assertNotIn("hipamp_lambda_", got)
 
 
+class LambdasNestedInDeviceLambdas(PortTest):
+    """A lambda written inside an amp-restricted lambda is device code already and gets no
+    annotation, whichever way the outer lambda's restriction is spelled: restrict(amp),
+    restrict(cpu, amp), or MSVC's __GPU_ONLY / __GPU (nvcc rejects an extended lambda defined
+    inside another). A restrict(amp) lambda directly in a named restrict(amp) function keeps
+    HIPAMP_RESTRICT (nvcc accepts it there). Each form computes on random data, checked
+    against the same arithmetic on the host."""
+    PROGRAM = ("#include <amp.h>\n#include <iostream>\n#include <random>\n#include <vector>\n"
+               "using namespace concurrency;\n\n"
+               "int amp_only(int x) restrict(amp)\n{\n"
+               "    auto outer = [=](int i) __GPU_ONLY {\n"
+               "        auto inner = [=](int j) restrict(amp) { return j * 3 + x; };\n"
+               "        auto plain = [=](int j) { return j - 1; };\n"
+               "        return inner(i) + plain(i);\n    };\n"
+               "    auto direct = [=](int j) restrict(amp) { return j ^ 5; };\n"
+               "    return outer(x) + direct(x);\n}\n\n"
+               "int both(int x) restrict(cpu, amp)\n{\n"
+               "    auto outer = [=](int i) __GPU {\n"
+               "        auto inner = [=](int j) restrict(cpu, amp) { return j * 5; };\n"
+               "        return inner(i) + 2;\n    };\n"
+               "    auto amp_outer = [=](int i) restrict(cpu, amp) -> int {\n"
+               "        auto inner = [=](int j) __GPU -> int { return j + 7; };\n"
+               "        return inner(i);\n    };\n"
+               "    return outer(x) + amp_outer(x);\n}\n\n"
+               "int no_parameters(int x) restrict(amp)\n{\n"
+               "    auto outer = [=] __GPU_ONLY {\n"
+               "        auto inner = [=](int j) restrict(amp) { return j * j; };\n"
+               "        return inner(x);\n    };\n"
+               "    return outer();\n}\n\n"
+               "int main()\n{\n"
+               "    const int n = 1000;\n    std::mt19937 gen(1234);\n"
+               "    std::uniform_int_distribution<int> dist(-100, 100);\n"
+               "    std::vector<int> a(n), b(n), c(n), d(n);\n"
+               "    for (int& v : a) v = dist(gen);\n"
+               "    array_view<const int, 1> in(n, a);\n"
+               "    array_view<int, 1> out1(n, b), out2(n, c), out3(n, d);\n"
+               "    out1.discard_data(); out2.discard_data(); out3.discard_data();\n"
+               "    parallel_for_each(out1.extent, [=](index<1> idx) __GPU_ONLY {\n"
+               "        auto twice = [=](int j) restrict(amp) { return 2 * j; };\n"
+               "        out1[idx] = twice(in[idx]) + amp_only(in[idx]) + no_parameters(in[idx]);\n"
+               "    });\n"
+               "    parallel_for_each(out2.extent, [=](index<1> idx) restrict(amp) {\n"
+               "        auto outer = [=](int j) restrict(amp) {\n"
+               "            auto inner = [=](int k) restrict(amp) { return k - 4; };\n"
+               "            return inner(j) * 2;\n        };\n"
+               "        out2[idx] = outer(in[idx]);\n    });\n"
+               "    parallel_for_each(out3.extent, [=](index<1> idx) restrict(cpu, amp) {\n"
+               "        auto inner = [=](int j) __GPU { return both(j); };\n"
+               "        out3[idx] = inner(in[idx]);\n    });\n"
+               "    out1.synchronize(); out2.synchronize(); out3.synchronize();\n"
+               "    bool ok = true;\n"
+               "    for (int i = 0; i < n; ++i) {\n"
+               "        int x = a[i];\n"
+               "        int e1 = 2 * x + (x * 3 + x) + (x - 1) + (x ^ 5) + x * x;\n"
+               "        int e2 = (x - 4) * 2;\n"
+               "        int e3 = (x * 5 + 2) + (x + 7);\n"
+               "        ok = ok && b[i] == e1 && c[i] == e2 && d[i] == e3 && both(x) == e3;\n"
+               "    }\n"
+               "    std::cout << (ok ? \"PASSED\" : \"FAILED\") << std::endl;\n"
+               "    return ok ? 0 : 1;\n}\n")
+
+    def test_nested_lambdas_lose_the_clause(self):
+        got, report = port(self.PROGRAM)
+        for nested in ("auto inner = [=](int j) { return j * 3 + x; };",
+                       "auto plain = [=](int j) { return j - 1; };",
+                       "auto inner = [=](int j) { return j * 5; };",
+                       "auto inner = [=](int j) -> int { return j + 7; };",
+                       "auto inner = [=](int j) { return j * j; };",
+                       "auto twice = [=](int j) { return 2 * j; };",
+                       "auto inner = [=](int k) { return k - 4; };",
+                       "auto inner = [=](int j) { return both(j); };"):
+            self.assertIn(nested, got)
+        # Lambdas directly in a named function (or a kernel's) keep the annotation.
+        for outer in ("auto outer = [=] HIPAMP_RESTRICT (int i) {",
+                      "auto direct = [=] HIPAMP_RESTRICT (int j) { return j ^ 5; };",
+                      "auto amp_outer = [=] HIPAMP_RESTRICT (int i) -> int {",
+                      "auto outer = [=] HIPAMP_RESTRICT () {"):
+            self.assertIn(outer, got)
+        self.assertEqual(got.count("HIPAMP_RESTRICT"), 11, got)  # 3 functions, 5 lambdas, 3 kernels
+        self.assertFalse([w for w in report if ": warning [" in w], report)
+        self.assertIdempotent(got)
+
+    def test_nested_lambdas_run_and_compile_with_nvcc(self):
+        got = port(self.PROGRAM)[0]
+        self.assertIn("PASSED", compile_ported(self, got, run=True))
+        compile_ported(self, got, nvcc=True)
+
+    def test_only_the_lambda_head_decides(self):
+        # A named function spelled with the macros, operator[] included, is no lambda: a
+        # restrict(amp) lambda in it keeps HIPAMP_RESTRICT, as in any named function.
+        got, _ = port("struct S {\n  int v;\n"
+                      "  int operator [] (int i) __GPU { auto l = [=](int j) restrict(amp) { return j + v; }; return l(i); }\n"
+                      "  int at(int i) const __GPU_ONLY { auto l = [=](int j) __GPU_ONLY { return j; }; return l(i); }\n};\n")
+        self.assertEqual(got.count("auto l = [=] HIPAMP_RESTRICT (int j)"), 2, got)
+
+
 class LocalTypes(PortTest):
     """nvcc rejects a type local to a function in the type of a variable an extended lambda
     captures (the suite's reinterpret_As tests: `array<Foo, 1>` of a local class Foo)."""
