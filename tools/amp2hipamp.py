@@ -630,7 +630,10 @@ class Port:
         if open_paren is None:
             return None
         before = skip_space_back(mask, open_paren) - 1
-        if before >= 0 and mask[before] == "]":
+        # `operator[](...)` ends in `]` too, but it is a function's name, not a lambda's capture.
+        subscript = before >= 0 and mask[before] == "]" and re.search(
+            r"\boperator\s*\[\s*\]$", mask[:before + 1]) is not None
+        if before >= 0 and mask[before] == "]" and not subscript:
             open_bracket = match_back(mask, before, "[", "]")
             if open_bracket is None:
                 return None

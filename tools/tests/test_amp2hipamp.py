@@ -1252,6 +1252,43 @@ class LambdasNestedInDeviceLambdas(PortTest):
         self.assertEqual(got.count("auto l = [=] HIPAMP_RESTRICT (int j)"), 2, got)
 
 
+class SubscriptOperatorRestrict(PortTest):
+    """`operator[](...) restrict(amp)` is a member function, though its name ends in `]` as a
+    lambda's capture list does: HIPAMP_RESTRICT goes before the declaration, as for any named
+    function (`int operator[] HIPAMP_RESTRICT (int i)` compiled with nvcc, but the attribute
+    there is no portable place for __host__ __device__). Computed on random data, checked
+    against the same arithmetic on the host."""
+    PROGRAM = ("#include <amp.h>\n#include <iostream>\n#include <random>\n#include <vector>\n"
+               "using namespace concurrency;\n\n"
+               "struct doubled\n{\n    array_view<const int, 1> cells;\n"
+               "    int operator[](int i) restrict(amp) { return cells[i] * 2; }\n"
+               "    int operator()(int i) const restrict(amp) { return cells[i] + 1; }\n};\n"
+               "struct tripled\n{\n    array_view<const int, 1> cells;\n"
+               "    int operator [] (int i) const restrict(cpu, amp) { return cells[i] * 3; }\n};\n\n"
+               "int main()\n{\n    const int n = 1000;\n    std::mt19937 gen(99);\n"
+               "    std::uniform_int_distribution<int> dist(-1000, 1000);\n"
+               "    std::vector<int> a(n), b(n);\n    for (int& v : a) v = dist(gen);\n"
+               "    array_view<const int, 1> in(n, a);\n    array_view<int, 1> out(n, b);\n"
+               "    out.discard_data();\n    doubled d{in};\n    tripled t{in};\n"
+               "    parallel_for_each(out.extent, [=](index<1> idx) restrict(amp) {\n"
+               "        doubled dd = d;\n        out[idx] = dd[idx[0]] + d(idx[0]) + t[idx[0]];\n    });\n"
+               "    out.synchronize();\n    bool ok = true;\n"
+               "    for (int i = 0; i < n; ++i) ok = ok && b[i] == a[i] * 2 + a[i] + 1 + a[i] * 3 && t[i] == a[i] * 3;\n"
+               "    std::cout << (ok ? \"PASSED\" : \"FAILED\") << std::endl;\n"
+               "    return ok ? 0 : 1;\n}\n")
+
+    def test_the_clause_goes_before_the_declaration(self):
+        got, report = port(self.PROGRAM)
+        self.assertIn("HIPAMP_RESTRICT int operator[](int i) { return cells[i] * 2; }", got)
+        self.assertIn("HIPAMP_RESTRICT int operator [] (int i) const { return cells[i] * 3; }", got)
+        self.assertNotIn("operator[] HIPAMP_RESTRICT", got)
+        self.assertFalse([w for w in report if ": warning [" in w], report)
+        self.assertIdempotent(got)
+
+    def test_runs_and_compiles_with_nvcc(self):
+        self.assertRunsAndCompilesWithNvcc(port(self.PROGRAM)[0])
+
+
 class LocalTypes(PortTest):
     """nvcc rejects a type local to a function in the type of a variable an extended lambda
     captures (the suite's reinterpret_As tests: `array<Foo, 1>` of a local class Foo)."""
