@@ -1,7 +1,10 @@
 #include <hipamp/detail/launch_scope.hpp>
 
 namespace hipamp::detail {
-launch_scope::launch_scope(queue_impl& queue) : queue_(queue), previous_(open_launch_scope) {
+launch_scope::launch_scope(queue_impl& queue)
+    : queue_(queue),
+      previous_(open_launch_scope),
+      over_host_(queue.device().aliases_host_memory()) {
   open_launch_scope = this;
 }
 
@@ -71,7 +74,6 @@ HIPAMP_ALWAYS_INLINE inline void launch_scope::record(data_source* source, void*
 void launch_scope::ask_marker() {
   if (marker_asked_) return;
   marker_ = queue_.begin_launch();
-  over_host_ = queue_.device().aliases_host_memory();
   marker_asked_ = true;
 }
 
