@@ -641,11 +641,15 @@ class array_view {
       // kernel's instructions): checked_offset only reads (`pure`), out_of_range never
       // returns, and the sink is an inline store to a thread_local of its own. The index goes
       // by value, in registers: by reference, GCC stored every work-item's index to the stack
-      // wherever this branch was not folded away (after a barrier's fiber switch).
+      // wherever this branch was not folded away (after a barrier's fiber switch). The branch
+      // below reads robust_access rather than telling the two outcomes apart by checked_offset's
+      // value: with `if (at == outside_checked) out_of_range(...); return sink;` GCC 12 and 13
+      // stopped inlining the 2-D stencil's kernel into the executor's loop (a call per element,
+      // 0.05x the OpenMP loop on one core, from da2e0d7 until issue 19's session 16).
       const std::ptrdiff_t at = checked_offset(idx);
       if (HIPAMP_UNLIKELY(at < 0)) {
-        if (at == outside_checked) out_of_range(idx, container);
-        return detail::robust_sink<nonconst_type>();
+        if (detail::robust_access) return detail::robust_sink<nonconst_type>();
+        out_of_range(idx, container);
       }
       return data_[at];
     }
