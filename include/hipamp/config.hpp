@@ -98,6 +98,10 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define HIPAMP_NOINLINE __attribute__((noinline))
 #define HIPAMP_ALWAYS_INLINE __attribute__((always_inline))
+// Every call in the function's body is inlined, recursively, except into HIPAMP_NOINLINE
+// functions: for the CPU executors' unchecked loops, where a kernel inlined or not is the
+// difference between a vectorized loop and a call per element (see simple_executor.hpp).
+#define HIPAMP_FLATTEN __attribute__((flatten))
 // A function that reads memory but writes none: calls to it clobber nothing, so the optimizer
 // keeps what it knows about memory across them.
 #define HIPAMP_PURE_FUNCTION __attribute__((pure))
@@ -107,6 +111,7 @@
 #else
 #define HIPAMP_NOINLINE
 #define HIPAMP_ALWAYS_INLINE
+#define HIPAMP_FLATTEN
 #define HIPAMP_PURE_FUNCTION
 #define HIPAMP_LIKELY(x) (x)
 #define HIPAMP_UNLIKELY(x) (x)

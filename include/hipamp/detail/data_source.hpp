@@ -180,11 +180,11 @@ class launch_notes {
 
 // Cache-line aligned (and so a whole number of lines long): every view copy and destruction
 // is an atomic read-modify-write on refs_, and every kernel bind reads host_sole_ and may
-// move host_epoch_, on the launching thread. A heap neighbour sharing those lines (whatever
-// the allocator put next to it, OpenMP's team state included) made each of them wait for
-// the line to come back from another core: on the 16-core GPU host, the time from the end of
-// an OpenMP region to the return of a saxpy launch whose caller copies two views went from
-// about 500 to 355 ns (issue 19, session 16: rdtsc trace, 2 x 2 runs).
+// move host_epoch_, on the launching thread. A heap neighbour sharing those lines, written by
+// other threads, makes each of them wait for the line to come back from another core: on the
+// 16-core GPU host, the time from the end of the OpenMP region to the return of a saxpy launch
+// whose caller copies two views went from about 500 to 355 ns with the alignment (issue 19,
+// session 16: rdtsc trace, 2 runs a side).
 class alignas(64) data_source {
  public:
   // A source over memory the user owns; the host copy starts as the only valid one. Views
