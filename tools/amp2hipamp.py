@@ -933,7 +933,7 @@ class Port:
         arrays, which convert to the handle, except where the parameter's element type or rank
         is deduced (deduction sees no conversions): such a function is left with a warning."""
         mask = self.src.mask
-        decl = re.compile(r"(?<![\w:])(const\s+)?((?:(?:concurrency|Concurrency|hipamp)\s*::\s*)?"
+        decl = re.compile(r"(?<![\w:])(const\s+)?((?:%s\s*::\s*)?" % self.amp_namespaces() +
                           r"array\s*<([^;{}()]*?)>)(\s+const)?\s*&(?!&)")
         head_from = max(mask.rfind(c, 0, open_paren) for c in ";{}") + 1
         template_params = set(re.findall(r"(?:typename|class|int|unsigned|size_t)\s+(\w+)", " ".join(
@@ -1583,7 +1583,7 @@ class Port:
         Only the form the script reads for certain counts, N integer literals; a static_assert
         naming the rule follows the declaration. Code inside templates is left alone."""
         mask = self.src.mask
-        decl = re.compile(r"(?<![\w:])(?:(?:concurrency|Concurrency|hipamp)\s*::\s*)?array_view\s*<"
+        decl = re.compile(r"(?<![\w:])(?:%s\s*::\s*)?array_view\s*<" % self.amp_namespaces() +
                           r"[^;{}()<>]*?,\s*(\d)\s*>\s*[A-Za-z_]\w*\s*\(\s*(\d+\s*(?:,\s*\d+\s*)*)\)\s*;")
         for m in decl.finditer(mask):
             if len(m.group(2).split(",")) != int(m.group(1)) or self.src.in_directive(m.start()):
@@ -1742,12 +1742,28 @@ class Port:
         close = match_forward(mask, i) if i < len(mask) else None
         return None if close is None else (i, close + 1)
 
+    def amp_namespaces(self):
+        """Regex alternation of the names that qualify C++ AMP's namespace here: concurrency,
+        Concurrency, hipamp and each alias declared for them in this file or the local headers
+        it includes (`namespace amp = Concurrency;` then `amp::parallel_for_each`, `amp::array`).
+        Without the aliases, a launch qualified by one was split after the alias (`amp::{
+        parallel_for_each(...); }`) and arrays declared through one were not seen as arrays."""
+        if not hasattr(self, "_amp_namespaces"):
+            names = ["concurrency", "Concurrency", "hipamp"]
+            for t in [self.src.mask] + self.included_masks():
+                for m in re.finditer(r"\bnamespace\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?"
+                                     r"(?:concurrency|Concurrency|hipamp)\s*;", t):
+                    if m.group(1) not in names:
+                        names.append(m.group(1))
+            self._amp_namespaces = "(?:%s)" % "|".join(names)
+        return self._amp_namespaces
+
     def enclosing_launch(self, offset):
         """(start, end) of the `parallel_for_each(...);` statement holding offset, where end is
         just past the semicolon; None when the lambda is not an argument of one."""
         mask = self.src.mask
         for m in reversed(list(re.finditer(
-                r"(?:(?:::\s*)?(?:concurrency|Concurrency|hipamp)\s*::\s*)?parallel_for_each\s*\(",
+                r"(?:(?:::\s*)?%s\s*::\s*)?parallel_for_each\s*\(" % self.amp_namespaces(),
                 mask[:offset]))):
             close = match_forward(mask, m.end() - 1)
             if close is None or close < offset:
@@ -1755,10 +1771,19 @@ class Port:
             semi = re.match(r"\s*;", mask[close + 1:])
             if not semi:
                 return None
-            before = mask[:m.start()].rstrip()
+            # Any other qualifier (an alias from a header the script cannot read, a namespace
+            # of its own) belongs to the statement too: a block opened after it would split
+            # the qualified name.
+            start = m.start()
+            while True:
+                q = re.search(r"(?:::\s*)?[A-Za-z_]\w*\s*::\s*$", mask[:start])
+                if not q:
+                    break
+                start = q.start()
+            before = mask[:start].rstrip()
             if before and before[-1] not in ";{}):" and not before.endswith("else"):
                 return None  # part of a larger expression
-            return (m.start(), close + 1 + semi.end())
+            return (start, close + 1 + semi.end())
         return None
 
     def array_names(self, offset):
@@ -1768,7 +1793,7 @@ class Port:
         texts = [self.src.mask[:offset]] + self.header_masks()
         arrays, unresolved = set(), set()
         # A texture is captured by reference like an array (C++ AMP forbids copying either).
-        decl = re.compile(r"(?<![\w:])(?<!std::)(?:(?:concurrency|Concurrency|hipamp)\s*::\s*)?"
+        decl = re.compile(r"(?<![\w:])(?<!std::)(?:%s\s*::\s*)?" % self.amp_namespaces() +
                           r"(?:graphics\s*::\s*)?(?:array|texture)\s*<[^;{}()]*?>\s*(?:const\s*)?&{0,2}\s*"
                           r"([A-Za-z_]\w*)\s*(?=[;,)({=\[])")
         for t in texts:
