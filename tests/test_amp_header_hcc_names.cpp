@@ -38,9 +38,8 @@ TEST_CASE("<hipamp/amp.h> alone declares assert, as HCC's <amp.h> does", "[amp_c
   concurrency::array_view<const int, 1> in(n, host_in);
   concurrency::array_view<int, 1> out(n, host_out);
   out.discard_data();
-  concurrency::parallel_for_each(out.get_extent(), [=] HIPAMP_RESTRICT(concurrency::index<1> i) {
-    out[i] = in[i] * 2;
-  });
+  concurrency::parallel_for_each(
+      out.get_extent(), [=] HIPAMP_RESTRICT(concurrency::index<1> i) { out[i] = in[i] * 2; });
   CHECK(count_doubled(in, out) == n);
   out.synchronize();
   CHECK(host_out == expected);

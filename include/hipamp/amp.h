@@ -23,9 +23,10 @@
 
 // The model only, as C++ AMP's <amp.h>: no algorithms (<hipamp/model.hpp> says why). A program
 // that also uses hipamp's algorithms includes <hipamp/hipamp.hpp> or the algorithm's header.
-#include <climits>  // MSVC's <amp.h> brings it; ports use UINT_MAX without including it
-#include <cassert>  // HCC's <amp.h> brings it (hc_defines.h): C++ AMP code written for
-                    // HCC on Linux calls assert() without including it
+// HCC's <amp.h> brings <cassert> (hc_defines.h): C++ AMP code written for HCC on Linux calls
+// assert() without including it. MSVC's brings <climits>: ports use UINT_MAX without it.
+#include <cassert>
+#include <climits>
 
 #include <hipamp/model.hpp>
 #include <hipamp/short_vector.hpp>
