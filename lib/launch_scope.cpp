@@ -1,6 +1,9 @@
 #include <hipamp/detail/launch_scope.hpp>
 
 namespace hipamp::detail {
+// first_bindings_ and held_ stay unwritten until used: only their first binding_count_ /
+// held_count_ entries are ever read (launch_scope.hpp says why they are not zeroed).
+// NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init)
 launch_scope::launch_scope(queue_impl& queue)
     : queue_(queue),
       previous_(open_launch_scope),
