@@ -133,10 +133,10 @@ class launch_scope {
   // takes none) whose source is host-sole binds to the host address with one load (and, for a
   // write, the epoch's increment), as bind_place would. Nothing is recorded: on such a device
   // complete() has nothing to note and the destructor nothing to release for a kept binding,
-  // and a second copy of the same view takes this path again. Null: take the others. (Issue 19:
-  // the out-of-line reuse / holds / place / bind_place / record sequence was about 250
-  // instructions per view, and a saxpy launch's serial part on 16 threads runs at about half
-  // the speed it does on one.)
+  // and a second copy of the same view takes this path again. Null: take the others. (Issue 19,
+  // session 16: a 2-view launch went from about 1414 to 1123 instructions on one thread,
+  // callgrind; on the 16-core GPU host the launching thread's serial part costs about twice
+  // what it does alone, so saxpy 2^16 went from 0.82-0.85 to 0.85-0.88 of the OpenMP loop.)
   void* bind_host_sole(data_source* source, bool write, const void* from, std::size_t from_bytes,
                        bool from_owns) const noexcept {
     if (!over_host_ || !from_owns || !holds(from, from_bytes)) return nullptr;
