@@ -35,19 +35,18 @@ TEST_CASE("a HIP unit whose compiler defined __host__ first still gets HIP's ker
     concurrency::array_view<int, 1> sum(1, total);
     // tile_static memory, a barrier and an atomic: __shared__, __syncthreads and atomicAdd on a
     // GPU, blockIdx/threadIdx for the tiled index.
-    concurrency::parallel_for_each(
-        acc.get_default_view(), concurrency::extent<1>(n).tile<tile>(),
-        [=] HIPAMP_RESTRICT(concurrency::tiled_index<tile> t) {
-          tile_static int shared[tile];
-          shared[t.local[0]] = input[t.global];
-          t.barrier.wait();
-          if (t.local[0] == 0) {
-            int s = 0;
-            for (int i = 0; i < tile; ++i) s += shared[i];
-            tile_sums[t.tile] = s;
-            concurrency::atomic_fetch_add(&sum[0], s);
-          }
-        });
+    concurrency::parallel_for_each(acc.get_default_view(), concurrency::extent<1>(n).tile<tile>(),
+                                   [=] HIPAMP_RESTRICT(concurrency::tiled_index<tile> t) {
+                                     tile_static int shared[tile];
+                                     shared[t.local[0]] = input[t.global];
+                                     t.barrier.wait();
+                                     if (t.local[0] == 0) {
+                                       int s = 0;
+                                       for (int i = 0; i < tile; ++i) s += shared[i];
+                                       tile_sums[t.tile] = s;
+                                       concurrency::atomic_fetch_add(&sum[0], s);
+                                     }
+                                   });
     tile_sums.synchronize();
     sum.synchronize();
     CHECK(sums == expected_sums);
