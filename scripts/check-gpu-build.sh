@@ -39,6 +39,9 @@ for backend in "${backends[@]}"; do
     "${arch[@]}" >/dev/null
   targets=(hipamp hipamp_vendor_primitives_check
            tests/CMakeFiles/hipamp_tests.dir/test_multi_device.cpp.o)
+  # HIP: the unit built as hipcc builds a port, clang's HIP wrapper first (config.hpp must still
+  # bring HIP's kernel language: blockIdx, __syncthreads, atomics).
+  [[ $backend == hip ]] && targets+=(tests/CMakeFiles/hipamp_tests.dir/test_hip_runtime_header.cpp.o)
   # The ported programs (tools/tests/inputs), compiled as kernel sources like a user's.
   mapfile -t ported < <(sed -n 's/^hipamp_port_test(\([a-z_]*\).*/ported_\1/p' tools/CMakeLists.txt)
   cmake --build "$build" -j "$jobs" --target "${targets[@]}" "${ported[@]}"

@@ -52,9 +52,12 @@
   ": in CMake, hipamp_as_kernel_sources(<target>) " \
   "(README, 'Kernels on the GPU from your project')"
 
-// clang defines __host__ and __device__ for HIP in a header it includes by itself only when it
-// finds ROCm in its standard layout (not Debian's); the HIP runtime header defines them too.
-#if defined(__HIPCC__) && !defined(__host__)
+// HIP's kernel language (__host__, __device__, blockIdx, __syncthreads, atomicAdd, ...) comes
+// from the HIP runtime header, which clang does not include by itself (nvcc includes CUDA's).
+// Always include it: clang's own wrapper, which it includes only when it finds ROCm (hipcc, or
+// ROCm in its standard layout, unlike Debian's under CMake), defines __host__ and __device__
+// but none of the rest, so a defined __host__ does not mean the runtime header was included.
+#if defined(__HIPCC__)
 #include <hip/hip_runtime.h>
 #endif
 

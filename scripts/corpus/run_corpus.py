@@ -9,6 +9,11 @@ summary.md, results.json and one log per program into the work directory.
                                                       configures, builds and installs the
                                                       library itself; with $OUT set, everything
                                                       ends in $OUT/corpus-cuda.tar.gz
+  scripts/corpus/run_corpus.py --backend hip          ROCm's hipcc + the HIP backend (gfx90a,
+                                                      as scripts/check-rocm-build.sh): builds
+                                                      the library itself like cuda; runs the
+                                                      programs on this machine's device (the
+                                                      CPU device where no AMD GPU is)
   --stage DIR         copy just the programs' folders from the mirror into DIR (e.g.
                       build-corpus-src, git-ignored) to carry them to the GPU machine
   --tool OTHER.py     port with another version of the tool (a baseline)
@@ -51,8 +56,15 @@ def sh(cmd, log, cwd=None, timeout=None, env=None):
     return rc, out
 
 
+# The HIP backend is configured as CI's ROCm compile check does (scripts/check-gpu-build.sh):
+# one offload architecture, gfx90a, unless HIP_ARCH names others (";"-separated).
+HIP_ARCH_DEFAULT = "gfx90a"
+
+
 def build_library(backend, build_dir, prefix, log):
     args = ["-DHIPAMP_BACKEND=%s" % backend, "-DCMAKE_BUILD_TYPE=Release"]
+    if backend == "hip":
+        args.append("-DCMAKE_HIP_ARCHITECTURES=%s" % os.environ.get("HIP_ARCH", HIP_ARCH_DEFAULT))
     for cmd in (["cmake", "-S", REPO, "-B", build_dir] + args,
                 ["cmake", "--build", build_dir, "--target", "hipamp", "-j%d" % min(os.cpu_count() or 2, 16)],
                 ["cmake", "--install", build_dir, "--prefix", prefix]):
@@ -66,7 +78,33 @@ def build_library(backend, build_dir, prefix, log):
 # multiply-add contraction in kernels or on the host. (HIPAMP_ROBUST_ACCESS, the other half of
 # hipamp_cxxamp_port, comes from the tool's rewrite of each file, which is what is measured.)
 PORT_FLAGS = {"cuda": ["--fmad=false", "-Xcompiler", "-ffp-contract=off"],
+              "hip": ["-ffp-contract=off"],
               "cpu": ["-ffp-contract=off"]}
+
+
+def package_setting(prefix, name):
+    """A set(<name> "<value>") of the installed package's hipampConfig.cmake, or None."""
+    for lib in ("lib", "lib64"):
+        cfg = os.path.join(prefix, lib, "cmake", "hipamp", "hipampConfig.cmake")
+        if os.path.exists(cfg):
+            m = re.search(r'^\s*set\(%s "?([^")]*)"?\)' % re.escape(name), open(cfg).read(), re.M)
+            return m.group(1) if m else None
+    return None
+
+
+def check_package(backend, prefix):
+    """Stops with a clear message when --prefix is not a hipamp package of this backend."""
+    built = package_setting(prefix, "hipamp_BACKEND")
+    if built is None:
+        sys.exit("%s is not an installed hipamp package (no lib/cmake/hipamp/hipampConfig.cmake)"
+                 % prefix)
+    if built != backend:
+        sys.exit("the hipamp package at %s was built for the %s backend, not %s"
+                 % (prefix, built, backend))
+
+
+def hipcc_path():
+    return os.environ.get("HIPCC") or shutil.which("hipcc") or "/opt/rocm/bin/hipcc"
 
 
 def compile_command(backend, prefix, sources, exe, include_dirs=()):
@@ -79,6 +117,17 @@ def compile_command(backend, prefix, sources, exe, include_dirs=()):
                 + PORT_FLAGS["cuda"] + sources
                 + ["-o", exe, "-L", lib, "-lhipamp", "-Xcompiler", "-fopenmp", "-lcudart",
                    "-lpthread"])
+    if backend == "hip":
+        # ROCm's hipcc (clang) for the architectures the package was built for, each source as
+        # HIP. libhipamp's CPU device was compiled by g++ with OpenMP: its GOMP_* calls need
+        # GNU's runtime (clang's -fopenmp would link LLVM's libomp instead).
+        archs = os.environ.get("HIP_ARCH") or package_setting(prefix, "hipamp_HIP_ARCHITECTURES") \
+            or HIP_ARCH_DEFAULT
+        gomp = ["-lgomp"] if package_setting(prefix, "hipamp_HAS_OPENMP") == "1" else []
+        return ([hipcc_path(), "-x", "hip", "-std=c++17", "-O2", "-w", "-I", inc] + extra
+                + ["--offload-arch=%s" % a for a in archs.split(";") if a]
+                + PORT_FLAGS["hip"] + sources
+                + ["-o", exe, "-L", lib, "-lhipamp", "-lamdhip64"] + gomp + ["-pthread"])
     return ([os.environ.get("CXX", "g++"), "-std=c++17", "-O2", "-fopenmp", "-w", "-I", inc] + extra
             + PORT_FLAGS["cpu"] + sources + ["-o", exe, "-L", lib, "-lhipamp", "-pthread"])
 
@@ -102,7 +151,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--manifest", default=os.path.join(HERE, "manifest.json"))
     ap.add_argument("--src", default="/work/corpus/src", help="the local mirror of the sources")
-    ap.add_argument("--backend", choices=("cpu", "cuda"), default="cpu")
+    ap.add_argument("--backend", choices=("cpu", "cuda", "hip"), default="cpu")
     ap.add_argument("--prefix", help="an installed hipamp package (default: build and install one)")
     ap.add_argument("--work", help="work directory (default: <repo>/build-corpus-<backend>)")
     ap.add_argument("--tool", default=os.path.join(REPO, "tools", "amp2hipamp.py"))
@@ -118,6 +167,9 @@ def main():
     args = ap.parse_args()
 
     manifest = json.load(open(args.manifest, encoding="utf-8"))
+    unknown = sorted(set(args.only or []) - {p["name"] for p in manifest["programs"]})
+    if unknown:
+        sys.exit("--only: not in %s: %s" % (args.manifest, ", ".join(unknown)))
     if args.stage:
         for prog in manifest["programs"]:
             src = os.path.join(args.src, prog["dir"])
@@ -127,15 +179,23 @@ def main():
                                     dirs_exist_ok=True)
         print("staged the sources under", args.stage)
         return 0
+    if args.backend == "hip" and not os.access(hipcc_path(), os.X_OK):
+        sys.exit("--backend hip needs ROCm's hipcc (not found as $HIPCC, on PATH or in "
+                 "/opt/rocm/bin): apt-get install hipcc libamdhip64-dev librocprim-dev "
+                 "rocm-device-libs rocm-cmake (scripts/check-rocm-build.sh)")
     work = os.path.abspath(args.work or os.path.join(REPO, "build-corpus-%s" % args.backend))
     os.makedirs(work, exist_ok=True)
+    library_seconds = None
     if args.prefix:
         prefix = os.path.abspath(args.prefix)
+        check_package(args.backend, prefix)
     else:
         prefix = os.path.join(work, "hipamp-install")
         if not os.path.exists(os.path.join(prefix, "lib")):
+            start = time.time()
             build_library(args.backend, os.path.join(work, "hipamp-build"), prefix,
                           os.path.join(work, "library.log"))
+            library_seconds = round(time.time() - start)
 
     def port_and_build(prog):
         """Ports and builds one program; returns its row and what running it needs."""
@@ -192,8 +252,10 @@ def main():
     # Builds in parallel (nvcc takes a minute a program); runs one at a time, so that timings
     # and the device are the program's own.
     chosen = [p for p in manifest["programs"] if not args.only or p["name"] in args.only]
+    start = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         built = list(pool.map(port_and_build, chosen))
+    build_seconds = round(time.time() - start)
     results = []
     for prog, (row, (log, src_out, exe)) in zip(chosen, built):
         results.append(row)
@@ -214,7 +276,10 @@ def main():
             {True: "yes", False: "NO", None: ""}[r["idempotent"]], "yes" if r["built"] else "no",
             "yes" if r["ran"] else "no", r.get("seconds", ""), r["why"].replace("|", "\\|")))
     lines += ["", "built %d/%d, ran correctly %d/%d" % (
-        sum(r["built"] for r in results), len(results), sum(r["ran"] for r in results), len(results))]
+        sum(r["built"] for r in results), len(results), sum(r["ran"] for r in results), len(results)),
+        "", "wall time: %sports and builds %d s (-j %d)" % (
+            "" if library_seconds is None else "library %d s, " % library_seconds,
+            build_seconds, args.jobs)]
     summary = "\n".join(lines) + "\n"
     print(summary)
     with open(os.path.join(work, "summary.md"), "w") as f:
