@@ -1,7 +1,8 @@
 // The Windows compatibility headers the porting tool points includes at: <windows.h>,
-// <tchar.h>, <ppl.h>, <d3d11.h>, written the way the C++ AMP samples use them, checked against
+// <tchar.h>, <ppl.h>, <d3d11.h>, <concurrent_queue.h>, written the way the C++ AMP samples use them, checked against
 // the standard library on random data.
 #include <hipamp/compat/amp.h>
+#include <hipamp/compat/concurrent_queue.h>
 #include <hipamp/compat/d3d11.h>
 #include <hipamp/compat/ppl.h>
 #include <hipamp/compat/tchar.h>
@@ -13,6 +14,7 @@
 #include <limits>
 #include <list>
 #include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -315,4 +317,41 @@ TEST_CASE("ppl.h locks and task groups", "[compat][ppl_h]") {
   concurrency::task_group failing;
   failing.run([] { throw std::logic_error("task"); });
   CHECK_THROWS_AS(failing.wait(), std::logic_error);
+}
+
+TEST_CASE("concurrent_queue.h: FIFO, and work stealing by several threads", "[compat][concurrent_queue_h]") {
+  std::mt19937 gen(2026);
+  const int n = 2000 + int(gen() % 2000);
+  std::vector<int> values(n);
+  for (int& v : values) v = int(gen() % 200001) - 100000;
+
+  // One thread: first in, first out, as std::deque (the reference) gives them.
+  concurrency::concurrent_queue<int> q;
+  CHECK(q.empty());
+  int untouched = 12345;
+  CHECK_FALSE(q.try_pop(untouched));
+  CHECK(untouched == 12345);
+  for (int v : values) q.push(v);
+  CHECK(q.unsafe_size() == std::size_t(n));
+  std::vector<int> popped;
+  for (int v; q.try_pop(v);) popped.push_back(v);
+  CHECK(popped == values);
+  CHECK(q.empty());
+
+  // Chapter 9's pattern: tasks queued, then one worker a device pops until empty; every task
+  // is taken exactly once (the multiset of what the workers took equals what was pushed).
+  for (int v : values) q.push(v);
+  const unsigned workers = 4;
+  std::vector<std::vector<int>> taken(workers);
+  concurrency::parallel_for(0u, workers, [&](unsigned w) {
+    for (int v; q.try_pop(v);) taken[w].push_back(v);
+  });
+  std::vector<int> all;
+  for (auto& t : taken) all.insert(all.end(), t.begin(), t.end());
+  std::vector<int> expected = values;
+  std::sort(all.begin(), all.end());
+  std::sort(expected.begin(), expected.end());
+  CHECK(all == expected);
+  CHECK(q.empty());
+  CHECK(q.unsafe_size() == 0);
 }
