@@ -10,7 +10,8 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
   include    #include <amp.h>, <amp_math.h>, <amp_graphics.h>, <amp_short_vectors.h>
              -> one #include <hipamp/amp.h>; a quoted #include whose case or \\ separators
              differ from the file on disk -> the file's own spelling
-  windows    <windows.h>/<Windows.h>, <tchar.h>, <ppl.h>, <d3d11.h> -> <hipamp/compat/...>;
+  windows    <windows.h>/<Windows.h>, <tchar.h>, <ppl.h>, <d3d11.h>,
+             <concurrent_queue.h> -> <hipamp/compat/...>;
              <SDKDDKVer.h> dropped; MSVC's internal <xutility> -> <algorithm>; a file using QueryPerformanceCounter/LARGE_INTEGER/DWORD/
              GetTickCount without <windows.h> (<amp.h> brought it on MSVC) gets the compat one
   main       void main -> int main; _tmain -> main; _TCHAR -> char
@@ -139,6 +140,7 @@ UNSUPPORTED = (
 COMPAT_HEADERS = {
     "windows.h": "hipamp/compat/windows.h", "tchar.h": "hipamp/compat/tchar.h",
     "ppl.h": "hipamp/compat/ppl.h", "d3d11.h": "hipamp/compat/d3d11.h",
+    "concurrent_queue.h": "hipamp/compat/concurrent_queue.h",
 }
 DROPPED_HEADERS = {"sdkddkver.h": "Windows SDK version macros, nothing to port"}
 # MSVC's internal standard-library headers that programs include by name -> the standard header

@@ -648,6 +648,59 @@ class WindowsIsms(PortTest):
                          "#include <hipamp/compat/tchar.h>\n#include <hipamp/compat/ppl.h>\n"
                          "#include <hipamp/compat/d3d11.h>\n", {"windows"})
 
+    def test_concurrent_queue_header_becomes_compat_header(self):
+        self.assertPorts("#include <concurrent_queue.h>\n",
+                         "#include <hipamp/compat/concurrent_queue.h>\n", {"windows"})
+
+    def test_concurrent_queue_work_stealing_program_runs(self):
+        # The book's Chapter 9 work stealing: tasks (start, length) of a vector on a
+        # concurrent_queue, one host thread per accelerator (PPL parallel_for, which MSVC's
+        # <concurrent_queue.h> brings through <concrt.h>/<amp.h>) popping them and running a
+        # kernel on that accelerator's default view, then wait(); random sizes and values
+        # against a reference the host computes (every element incremented exactly once).
+        self.assertPortRuns(r"""#include <amp.h>
+#include <concurrent_queue.h>
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <vector>
+using namespace concurrency;
+
+struct Task { int start; int size; };
+
+int main()
+{
+    std::mt19937 gen(11);
+    const int n = 5000 + int(gen() % 3000), taskSize = 100 + int(gen() % 400);
+    std::vector<int> data(n), expected(n);
+    for (int i = 0; i < n; ++i) { data[i] = int(gen() % 100000) - 50000; expected[i] = data[i] + 1; }
+    concurrent_queue<Task> tasks;
+    for (int i = 0; i < n; i += taskSize) { Task t = { i, std::min(i + taskSize, n) - i }; tasks.push(t); }
+    const size_t queued = tasks.unsafe_size();
+    std::vector<accelerator> accls(2, accelerator());
+    std::vector<int> counts(accls.size(), 0);
+    parallel_for(0u, unsigned(accls.size()), [=, &data, &tasks, &counts](const unsigned i)
+    {
+        Task t;
+        while (tasks.try_pop(t))
+        {
+            array_view<int> work(extent<1>(t.size), data.data() + t.start);
+            parallel_for_each(accls[i].default_view, extent<1>(t.size), [=](index<1> idx) restrict(amp)
+            {
+                work[idx] += 1;
+            });
+            accls[i].default_view.wait();
+            work.synchronize();
+            counts[i]++;
+        }
+    });
+    bool ok = data == expected && tasks.empty() && size_t(counts[0] + counts[1]) == queued
+              && queued == size_t((n + taskSize - 1) / taskSize);
+    std::printf("%s\n", ok ? "PASSED" : "FAILED");
+    return ok ? 0 : 1;
+}
+""")
+
     def test_sdk_version_header_dropped(self):
         got = self.assertPorts("#include <SDKDDKVer.h>\nint x;\n", None if False else
                                "// amp2hipamp: #include <SDKDDKVer.h> (Windows SDK version macros, "
