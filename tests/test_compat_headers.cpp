@@ -1,6 +1,6 @@
 // The Windows compatibility headers the porting tool points includes at: <windows.h>,
-// <tchar.h>, <ppl.h>, <d3d11.h>, <concurrent_queue.h>, written the way the C++ AMP samples use them, checked against
-// the standard library on random data.
+// <tchar.h>, <ppl.h>, <d3d11.h>, <concurrent_queue.h>, written the way the C++ AMP samples use
+// them, checked against the standard library on random data.
 #include <hipamp/compat/amp.h>
 #include <hipamp/compat/concurrent_queue.h>
 #include <hipamp/compat/d3d11.h>
@@ -319,7 +319,8 @@ TEST_CASE("ppl.h locks and task groups", "[compat][ppl_h]") {
   CHECK_THROWS_AS(failing.wait(), std::logic_error);
 }
 
-TEST_CASE("concurrent_queue.h: FIFO, and work stealing by several threads", "[compat][concurrent_queue_h]") {
+TEST_CASE("concurrent_queue.h: FIFO, and work stealing by several threads",
+          "[compat][concurrent_queue_h]") {
   std::mt19937 gen(2026);
   const int n = 2000 + int(gen() % 2000);
   std::vector<int> values(n);
