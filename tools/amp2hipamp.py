@@ -1809,28 +1809,18 @@ class Port:
     def included_masks(self):
         """Masks of the local headers this file includes, directly or not."""
         if not hasattr(self, "_included_masks"):
-            self._included_masks = []
-            if self.path not in ("-", ""):
-                for p in sorted(self.transitive_includes()):
-                    try:
-                        with open(p, "rb") as f:
-                            self._included_masks.append(
-                                blank_comments_and_literals(decode(f.read())[0]))
-                    except OSError:
-                        pass
+            self._included_masks = [] if self.path in ("-", "") else masks_of(
+                sorted(self.transitive_includes()))
         return self._included_masks
 
     def header_masks(self):
+        """Masks of the local headers this file includes directly (a quoted #include)."""
         if not hasattr(self, "_header_masks"):
-            self._header_masks = []
             base = os.path.dirname(os.path.abspath(self.path))
-            for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', self.src.text, re.M):
-                name = self.resolve_include(m.group(1)) or m.group(1)
-                try:
-                    with open(os.path.join(base, name), "rb") as f:
-                        self._header_masks.append(blank_comments_and_literals(decode(f.read())[0]))
-                except OSError:
-                    pass
+            self._header_masks = masks_of(
+                os.path.join(base, self.resolve_include(m.group(1)) or m.group(1))
+                for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', self.src.text,
+                                     re.M))
         return self._header_masks
 
 
@@ -2496,6 +2486,18 @@ def resolve_local(base, name):
             part = matches[0]
         here = os.path.join(here, part)
     return os.path.abspath(here) if os.path.isfile(here) else None
+
+
+def masks_of(paths):
+    """The masks (blank_comments_and_literals) of the files at paths that can be read, in order."""
+    masks = []
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                masks.append(blank_comments_and_literals(decode(f.read())[0]))
+        except OSError:
+            pass
+    return masks
 
 
 def transitive_includes_of(path, seen=None):
