@@ -65,7 +65,7 @@ TEST_CASE("array_view of a temporary array keeps its storage for kernels, copies
 
     hipamp::array_view<float, 2> v = views[0];  // a copy, used by the kernel
     CHECK(views[0].source()->use_count() == 2);
-    hipamp::parallel_for_each(acc.get_default_view(), ext, [=](hipamp::index<2> i) HIPAMP_RESTRICT {
+    hipamp::parallel_for_each(acc.get_default_view(), ext, [=] HIPAMP_RESTRICT(hipamp::index<2> i) {
       v[i] = v[i] * scale - 3.0f;
     });
     views[0].synchronize();
@@ -111,7 +111,7 @@ TEST_CASE("read-only array_view of a temporary array feeds a kernel",
     hipamp::array_view<float, 2> out(ext, output);
     out.discard_data();
     const int cols = ext[1];
-    hipamp::parallel_for_each(acc.get_default_view(), ext, [=](hipamp::index<2> i) HIPAMP_RESTRICT {
+    hipamp::parallel_for_each(acc.get_default_view(), ext, [=] HIPAMP_RESTRICT(hipamp::index<2> i) {
       // Each element plus its right neighbour (wrapping), so a wrong source shows.
       out[i] = in[i] + in(i[0], (i[1] + 1) % cols);
     });
@@ -136,7 +136,7 @@ TEST_CASE("array_view of an array lvalue still shares the array's storage",
     hipamp::array_view<float, 2> v(a);
     CHECK(v.source()->use_count() == 2);  // the array's own view and this one
     hipamp::parallel_for_each(acc.get_default_view(), ext,
-                              [=](hipamp::index<2> i) HIPAMP_RESTRICT { v[i] += 1.0f; });
+                              [=] HIPAMP_RESTRICT(hipamp::index<2> i) { v[i] += 1.0f; });
     std::vector<float> back = a;  // the array sees the view's writes
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < input.size(); ++i)
