@@ -2,6 +2,7 @@
 // <tchar.h>, <ppl.h>, <d3d11.h>, <concurrent_queue.h>, written the way the C++ AMP samples use
 // them, checked against the standard library on random data.
 #include <hipamp/compat/amp.h>
+#include <hipamp/compat/checked_array_iterator.h>
 #include <hipamp/compat/concurrent_queue.h>
 #include <hipamp/compat/d3d11.h>
 #include <hipamp/compat/ppl.h>
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <list>
 #include <numeric>
@@ -355,4 +357,75 @@ TEST_CASE("concurrent_queue.h: FIFO, and work stealing by several threads",
   CHECK(all == expected);
   CHECK(q.empty());
   CHECK(q.unsafe_size() == 0);
+}
+
+static_assert(
+    std::is_same<std::iterator_traits<stdext::checked_array_iterator<float*>>::iterator_category,
+                 std::random_access_iterator_tag>::value,
+    "checked_array_iterator is a random-access iterator");
+static_assert(
+    std::is_same<std::iterator_traits<stdext::checked_array_iterator<const int*>>::reference,
+                 const int&>::value,
+    "over a const pointer it reads only");
+
+TEST_CASE("checked_array_iterator: std::copy within bounds, out_of_range past them",
+          "[compat][checked_array_iterator]") {
+  std::mt19937 gen(917);
+  const std::size_t n = 500 + gen() % 1500;
+  std::vector<float> src(n);
+  for (float& v : src) v = float(int(gen() % 20001) - 10000) / 8.0f;
+  const std::size_t first = gen() % (n / 2), count = 1 + gen() % (n / 2);
+
+  // A checked destination: the same elements std::copy over raw pointers writes.
+  std::vector<float> dst(n, -1.0f), want(n, -1.0f);
+  std::copy(src.begin() + first, src.begin() + first + count, want.begin() + 3);
+  auto end = std::copy(stdext::make_checked_array_iterator(src.data() + first, count),
+                       stdext::make_checked_array_iterator(src.data() + first, count, count),
+                       stdext::checked_array_iterator<float*>(dst.data(), n, 3));
+  CHECK(dst == want);
+  CHECK(end.base() == dst.data() + 3 + count);
+  CHECK(end - stdext::checked_array_iterator<float*>(dst.data(), n) == std::ptrdiff_t(3 + count));
+
+  // Both ends over different base pointers, as the book's chapter 9 writes them: the range is
+  // the elements between the two positions (what MSVC's release std::copy copies).
+  std::fill(dst.begin(), dst.end(), -1.0f);
+  std::copy(stdext::checked_array_iterator<float*>(src.data(), n),
+            stdext::checked_array_iterator<float*>(src.data() + count, n),
+            stdext::checked_array_iterator<float*>(dst.data(), n));
+  CHECK(std::equal(src.begin(), src.begin() + count, dst.begin()));
+  CHECK(std::all_of(dst.begin() + count, dst.end(), [](float v) { return v == -1.0f; }));
+
+  // Random access: [], +, -, ordering, reading through a const pointer, and std::sort.
+  stdext::checked_array_iterator<const float*> c(src.data(), n);
+  const std::size_t k = gen() % n;
+  CHECK(c[std::ptrdiff_t(k)] == src[k]);
+  CHECK(*(c + std::ptrdiff_t(k)) == src[k]);
+  CHECK(*(std::ptrdiff_t(k) + c) == src[k]);
+  CHECK(c < c + 1);
+  CHECK((c + std::ptrdiff_t(n)) - std::ptrdiff_t(n) == c);
+  std::vector<float> sorted = src;
+  std::sort(stdext::make_checked_array_iterator(sorted.data(), n),
+            stdext::make_checked_array_iterator(sorted.data(), n, n));
+  std::vector<float> sorted_ref = src;
+  std::sort(sorted_ref.begin(), sorted_ref.end());
+  CHECK(sorted == sorted_ref);
+  CHECK(stdext::make_unchecked_array_iterator(dst.data()) == dst.data());
+
+  // Past the array: a clear exception, and nothing written beyond it.
+  std::vector<float> small(count / 2 + 1, 7.0f);
+  try {
+    std::copy(src.begin(), src.begin() + std::ptrdiff_t(small.size() + 1),
+              stdext::make_checked_array_iterator(small.data(), small.size()));
+    FAIL("copying past the array did not throw");
+  } catch (const std::out_of_range& e) {
+    const std::string what = e.what();
+    CHECK(what.find("checked_array_iterator") != std::string::npos);
+    CHECK(what.find(std::to_string(small.size())) != std::string::npos);
+  }
+  CHECK(std::equal(small.begin(), small.end(), src.begin()));  // what fitted was copied
+  CHECK_THROWS_AS(*stdext::make_checked_array_iterator(src.data(), n, n), std::out_of_range);
+  CHECK_THROWS_AS(stdext::make_checked_array_iterator(src.data(), n) - 1, std::out_of_range);
+  CHECK_THROWS_AS(stdext::make_checked_array_iterator(src.data(), n) + std::ptrdiff_t(n + 1),
+                  std::out_of_range);
+  CHECK_THROWS_AS(stdext::checked_array_iterator<float*>(src.data(), n, n + 1), std::out_of_range);
 }

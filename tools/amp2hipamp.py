@@ -13,7 +13,9 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
   windows    <windows.h>/<Windows.h>, <tchar.h>, <ppl.h>, <d3d11.h>,
              <concurrent_queue.h> -> <hipamp/compat/...>;
              <SDKDDKVer.h> dropped; MSVC's internal <xutility> -> <algorithm>; a file using QueryPerformanceCounter/LARGE_INTEGER/DWORD/
-             GetTickCount without <windows.h> (<amp.h> brought it on MSVC) gets the compat one
+             GetTickCount without <windows.h> (<amp.h> brought it on MSVC) gets the compat one;
+             a file naming stdext::checked_array_iterator (or unchecked_, make_...) gets
+             <hipamp/compat/checked_array_iterator.h> (MSVC's <iterator> declares them)
   main       void main -> int main; _tmain -> main; _TCHAR -> char
   restrict   restrict(amp), restrict(cpu, amp), restrict(amp, cpu), restrict(direct3d),
              restrict(auto) -> HIPAMP_RESTRICT where nvcc wants it: before a lambda's parameter
@@ -142,6 +144,8 @@ COMPAT_HEADERS = {
     "ppl.h": "hipamp/compat/ppl.h", "d3d11.h": "hipamp/compat/d3d11.h",
     "concurrent_queue.h": "hipamp/compat/concurrent_queue.h",
 }
+# MSVC's stdext::checked_array_iterator / unchecked_array_iterator (and their make_ functions).
+CHECKED_ITERATOR_HEADER = "hipamp/compat/checked_array_iterator.h"
 DROPPED_HEADERS = {"sdkddkver.h": "Windows SDK version macros, nothing to port"}
 # MSVC's internal standard-library headers that programs include by name -> the standard header
 # that declares what they bring (xutility: min/max, swap, iterator helpers).
@@ -1157,6 +1161,15 @@ class Port:
                       "<windows.h> on MSVC\n", "windows",
                       "uses the Windows API without #include <windows.h> (<amp.h> brought it on "
                       "MSVC): added #include <hipamp/compat/windows.h>")
+        # MSVC's <iterator> (so nearly every standard header) declares stdext's checked and
+        # unchecked array iterators: a file naming them gets hipamp's.
+        if CHECKED_ITERATOR_HEADER not in have and re.search(
+                r"\bstdext\s*::\s*(?:make_)?(?:un)?checked_array_iterator\b", mask):
+            self.edit(first_include, first_include,
+                      "#include <%s>  // amp2hipamp: MSVC's <iterator> declares "
+                      "stdext::checked_array_iterator\n" % CHECKED_ITERATOR_HEADER, "windows",
+                      "uses stdext::checked_array_iterator (MSVC's extension, declared by its "
+                      "<iterator>): added #include <%s>" % CHECKED_ITERATOR_HEADER)
 
     def top_insertion_point(self):
         """Where a file without #include lines can take one: after `#pragma once` or an include

@@ -233,6 +233,17 @@ class array_view {
                          std::is_same<std::remove_const_t<A>, array<nonconst_type, N>>::value &&
                          (read_only || !std::is_const<A>::value)>>
   array_view(A& source) : array_view(source.view_) {}  // NOLINT: implicit as in C++ AMP
+  // Over a temporary array: MSVC's extension, emulated. MSVC binds an rvalue array to
+  // array_view's `array&` constructor (and the const view's `const array&` one binds it in any
+  // compiler), and its views hold the array's buffer by reference count, so
+  // `views.push_back(array<float, 2>(ext, av))` gives a view whose data outlives the array
+  // expression (the book's chapter 9). hipamp's views already co-own their data source; the
+  // array's storage is one (data_source::create_owned on the array's accelerator_view), so the
+  // view simply takes a reference before the temporary's destructor drops the array's: the
+  // storage, its replicas and the coherence directory live until the last view (or copy) is
+  // gone, on the array's accelerator_view. Nothing else changes: no cost to other views.
+  array_view(array<nonconst_type, N>&& source)  // NOLINT: implicit as in MSVC
+      : array_view(source.view_) {}
 
   // Read-only view of a writable one.
   template <class U,
