@@ -526,15 +526,24 @@ class Port:
         mask = self.src.mask
         kernels = []
         amp_only, cpu_only, out_of_line_cpu = {}, {}, []
+        # A file's own names for the clause (`#define RESTRICT_AMP restrict(amp)`, a public
+        # sample's idiom) stand where restrict(...) does, as MSVC's __GPU does: their uses move
+        # before a lambda's parameter list like it (nvcc rejects HIPAMP_RESTRICT after it).
+        macros = dict(AMP_RESTRICT_MACROS)
+        for d in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+restrict\s*\(([^()]*)\)[ \t]*$",
+                             mask, re.M):
+            specifiers = [s.strip() for s in d.group(2).split(",") if s.strip()]
+            if specifiers and all(s in ("cpu", "amp") for s in specifiers):
+                macros.setdefault(d.group(1), specifiers)
         for m in re.finditer(r"\brestrict\s*\(([^()]*)\)|(?<![\w#])(%s)(?!\w)" %
-                             "|".join(AMP_RESTRICT_MACROS), mask):
+                             "|".join(macros), mask):
             if m.group(2):
                 # MSVC's <amp.h> spells restrict(amp,cpu) __GPU and restrict(amp) __GPU_ONLY;
                 # they stand where restrict(...) does. In a directive they are the macros
                 # themselves (#define __GPU ..., #ifndef __GPU): <hipamp/amp.h> defines them.
                 if self.src.in_directive(m.start()):
                     continue
-                specifiers = AMP_RESTRICT_MACROS[m.group(2)]
+                specifiers = macros[m.group(2)]
             else:
                 specifiers = [s.strip() for s in m.group(1).split(",") if s.strip()]
             unknown = [s for s in specifiers if s not in ("cpu", "amp", "direct3d", "auto")]
