@@ -189,6 +189,44 @@ class RestrictOnLambdas(PortTest):
                          "pfe(e, [=] HIPAMP_RESTRICT (concurrency::index<2> idx)\n{\n});")
 
 
+    def test_a_files_own_name_for_the_clause_moves_like_gpu(self):
+        # `#define RESTRICT_AMP restrict(amp)` (a public sample's idiom): each use moves before
+        # the lambda's parameter list, where nvcc accepts it; the name itself is kept defined.
+        self.assertPorts("#define RESTRICT_AMP restrict(amp)\n"
+                         "pfe(e, [=](int i) RESTRICT_AMP { g(i); });\n",
+                         "#define RESTRICT_AMP HIPAMP_RESTRICT\n"
+                         "pfe(e, [=] HIPAMP_RESTRICT (int i) { g(i); });\n", {"restrict"})
+
+    def test_a_files_own_name_runs_and_nvcc_compiles_it(self):
+        program = r"""#include <amp.h>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+using namespace concurrency;
+#if 1
+#define KERNEL_ONLY restrict(amp)
+#else
+#define KERNEL_ONLY
+#endif
+int main() {
+  const int n = 777;
+  std::vector<int> a(n), b(n);
+  for (int i = 0; i < n; ++i) a[i] = std::rand() % 1000;
+  array_view<const int, 1> av(n, a);
+  array_view<int, 1> bv(n, b);
+  parallel_for_each(bv.extent, [=](index<1> i) KERNEL_ONLY { bv[i] = 3 * av[i] + 1; });
+  bv.synchronize();
+  int errors = 0;
+  for (int i = 0; i < n; ++i) errors += b[i] != 3 * a[i] + 1;
+  std::printf(errors ? "FAILED\n" : "PASSED\n");
+  return errors;
+}
+"""
+        got = self.assertPortRuns(program)
+        self.assertIn("[=] HIPAMP_RESTRICT (index<1> i)", got.replace("concurrency::", ""))
+        compile_ported(self, got, nvcc=True)
+
+
 class RestrictOnFunctions(PortTest):
     def test_function_gets_the_macro_before_its_declaration(self):
         self.assertPorts("float f(float x) restrict(amp) { return x; }",
