@@ -1226,7 +1226,8 @@ class Port:
         gives the caller whatever the return register holds (warning C4715); g++ and clang at
         -O2 take that path as unreachable and run on into the next function (TimmyLiu's
         init_random_matrix_rowMajor crashed so). A namespace-scope function returning an
-        arithmetic type whose last statement can complete gets `return {};` before its closing
+        arithmetic type whose last statement can complete, and that returns on some path (one
+        with no return at all is MSVC's error C4716), gets `return {};` before its closing
         brace: a value, as on MSVC, and defined. main is left alone (it returns 0)."""
         mask = blank_directives(self.src.mask)
         text = self.src.text
@@ -1247,6 +1248,12 @@ class Port:
             except TilePhaseReject:
                 continue
             if body and not can_complete(mask, body[-1]):
+                continue
+            # A body with no `return` at all is MSVC's error C4716 ("must return a value"), so
+            # no program that builds there has one (a declaration-like stub `{}` in a header
+            # that is never called, for instance): only C4715's case, some paths returning, is
+            # MSVC-accepted code that needs the value.
+            if not re.search(r"\breturn\b", mask[lo:hi + 1]):
                 continue
             line = text.rfind("\n", 0, hi) + 1
             if text[line:hi].strip():
