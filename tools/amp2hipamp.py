@@ -445,6 +445,7 @@ class Port:
         # QueryPerformanceCounter) show no sign of C++ AMP but must be ported all the same.
         self.port_windows_includes()
         self.port_main()
+        self.port_missing_return()
         if self.only_amp and not self.looks_like_amp():
             self.port_robust_access()
             return self
@@ -529,15 +530,24 @@ class Port:
         mask = self.src.mask
         kernels = []
         amp_only, cpu_only, out_of_line_cpu = {}, {}, []
+        # A file's own names for the clause (`#define RESTRICT_AMP restrict(amp)`, a public
+        # sample's idiom) stand where restrict(...) does, as MSVC's __GPU does: their uses move
+        # before a lambda's parameter list like it (nvcc rejects HIPAMP_RESTRICT after it).
+        macros = dict(AMP_RESTRICT_MACROS)
+        for d in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+restrict\s*\(([^()]*)\)[ \t]*$",
+                             mask, re.M):
+            specifiers = [s.strip() for s in d.group(2).split(",") if s.strip()]
+            if specifiers and all(s in ("cpu", "amp") for s in specifiers):
+                macros.setdefault(d.group(1), specifiers)
         for m in re.finditer(r"\brestrict\s*\(([^()]*)\)|(?<![\w#])(%s)(?!\w)" %
-                             "|".join(AMP_RESTRICT_MACROS), mask):
+                             "|".join(macros), mask):
             if m.group(2):
                 # MSVC's <amp.h> spells restrict(amp,cpu) __GPU and restrict(amp) __GPU_ONLY;
                 # they stand where restrict(...) does. In a directive they are the macros
                 # themselves (#define __GPU ..., #ifndef __GPU): <hipamp/amp.h> defines them.
                 if self.src.in_directive(m.start()):
                     continue
-                specifiers = AMP_RESTRICT_MACROS[m.group(2)]
+                specifiers = macros[m.group(2)]
             else:
                 specifiers = [s.strip() for s in m.group(1).split(",") if s.strip()]
             unknown = [s for s in specifiers if s not in ("cpu", "amp", "direct3d", "auto")]
@@ -1222,6 +1232,51 @@ class Port:
         for m in re.finditer(r"(?<![\w:])_TCHAR\b", mask):
             self.edit(m.start(), m.end(), "char", "main",
                       "_TCHAR -> char (the multi-byte build of <tchar.h>)")
+
+    # ---- a non-void function that can run off its end -------------------------------------
+    def port_missing_return(self):
+        """Running off the end of a function that returns a value is undefined behaviour. MSVC
+        gives the caller whatever the return register holds (warning C4715); g++ and clang at
+        -O2 take that path as unreachable and run on into the next function (TimmyLiu's
+        init_random_matrix_rowMajor crashed so). A namespace-scope function returning an
+        arithmetic type whose last statement can complete, and that returns on some path (one
+        with no return at all is MSVC's error C4716), gets `return {};` before its closing
+        brace: a value, as on MSVC, and defined. main is left alone (it returns 0)."""
+        mask = blank_directives(self.src.mask)
+        text = self.src.text
+        for e in scan_namespace_scope(mask)["entities"]:
+            if e["kind"] != "function" or e["body"] is None or e["name"] == "main":
+                continue
+            head = mask[e["start"]:e["params"][0]]
+            if e["template"]:
+                head = head[match_template_head(head, head.index("<")) + 1:]
+            ret = re.sub(r"\b(?:static|inline|extern|constexpr|__forceinline|HIPAMP_RESTRICT)\b|"
+                         r"__declspec\s*\([^()]*\)", " ", head[:head.rfind(e["name"])])
+            if not re.fullmatch(r"\s*(?:const\s+)?(?:%s|bool|float|double|long\s+double|"
+                                r"(?:std::)?u?int(?:8|16|32|64)_t)\s*" % INTEGRAL, ret):
+                continue
+            lo, hi = e["body"][0] + 1, e["body"][1] - 1
+            try:
+                body = parse_statements(mask, lo, hi)
+            except TilePhaseReject:
+                continue
+            if body and not can_complete(mask, body[-1]):
+                continue
+            # A body with no `return` at all is MSVC's error C4716 ("must return a value"), so
+            # no program that builds there has one (a declaration-like stub `{}` in a header
+            # that is never called, for instance): only C4715's case, some paths returning, is
+            # MSVC-accepted code that needs the value.
+            if not re.search(r"\breturn\b", mask[lo:hi + 1]):
+                continue
+            line = text.rfind("\n", 0, hi) + 1
+            if text[line:hi].strip():
+                at, insert = hi, " return {}; "
+            else:
+                indent = re.match(r"[ \t]*", text[line:hi]).group(0)
+                at, insert = line, "%s    return {};  // amp2hipamp: as MSVC, a value at the end\n" % indent
+            self.edit(at, at, insert, "missing-return",
+                      "%s can run off its end (undefined; MSVC returns an unspecified value, "
+                      "g++/clang -O2 run into the next function): return {} added" % e["name"])
 
     # ---- the REF-device check ------------------------------------------------------------
     def port_ref_checks(self):
@@ -2997,6 +3052,24 @@ class Stmt:
     def __init__(self, kind, start, end, head=None, body=None, orelse=None):
         self.kind, self.start, self.end = kind, start, end
         self.head, self.body, self.orelse = head, body, orelse
+
+
+def can_complete(mask, st):
+    """Whether control can reach the end of statement `st` (conservative: only a return,
+    throw, a call that never returns, an if whose branches both end so, or an endless loop
+    cannot; a switch is taken as ending)."""
+    if st.kind == "simple":
+        return not re.match(r"(?:return|throw|co_return|goto)\b|(?:std\s*::\s*)?(?:exit|abort|_Exit|"
+                            r"quick_exit|terminate)\s*\(", mask[st.start:st.end])
+    if st.kind == "block":
+        return not st.body or can_complete(mask, st.body[-1])
+    if st.kind == "if":
+        return not st.orelse or any(can_complete(mask, b) for b in st.body + st.orelse)
+    if st.kind in ("for", "while"):
+        cond = squash(mask[st.head[0] + 1:st.head[1]])
+        endless = cond in ("true", "1") or re.fullmatch(r"[^;]*;\s*;[^;]*", cond) is not None
+        return not endless or "break" in mask[st.start:st.end]
+    return st.kind != "switch"
 
 
 def parse_statements(mask, lo, hi):

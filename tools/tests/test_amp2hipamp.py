@@ -81,6 +81,87 @@ class IncludeRule(PortTest):
         self.assertTrue(report[0].startswith("t.cpp:3: [include]"), report)
 
 
+class MissingReturn(PortTest):
+    def test_function_running_off_its_end_gets_a_return(self):
+        # TimmyLiu/CPPAMP_clients's init_random.cpp: early returns for bad sizes, then a loop,
+        # then nothing. g++ -O2 treated the end as unreachable and ran into the next function.
+        self.assertPorts(
+            "template<typename T>\nint fill(T *m, int rows, int cols)\n{\n"
+            "    if (rows == 0)\n        return -1;\n    for (int i = 0; i < rows * cols; i++)\n"
+            "        m[i] = 1;\n}\n"
+            "static inline unsigned count(int n) { n++; }\n",
+            "template<typename T>\nint fill(T *m, int rows, int cols)\n{\n"
+            "    if (rows == 0)\n        return -1;\n    for (int i = 0; i < rows * cols; i++)\n"
+            "        m[i] = 1;\n    return {};  // amp2hipamp: as MSVC, a value at the end\n}\n"
+            "static inline unsigned count(int n) { n++; }\n", {"missing-return"})
+        # count has no return at all: MSVC's error C4716, so no program that builds there has
+        # it; only fill (C4715: some paths return) is MSVC-accepted and changed.
+
+    def test_functions_that_cannot_run_off_their_end_are_untouched(self):
+        text = ("int a(int x) { if (x) return 1; else { return 2; } }\n"
+                "int b() { for (;;) {} }\nint c() { while (true) { if (g()) return 3; } }\n"
+                "float d() { throw 1; }\nint e(int x) { switch (x) { default: return 1; } }\n"
+                "bool f() { exit(1); }\nint main() { }\nvoid h() { }\nint& r() { g(); }\n"
+                "struct S { int m() { g(); } };\nauto v() { g(); }\n"
+                "int p() restrict(amp) { return 4; }\n"
+                "template <> inline double cast<double, int>(const int& s) {}\n")
+        got, report = port(text)
+        self.assertNotIn("return {}", got)
+        self.assertFalse([l for l in report if "[missing-return]" in l], report)
+
+    def test_function_running_off_its_end_runs_at_O2(self):
+        # The whole idiom at -O2 (where g++ drops the end's path): a helper filling the
+        # matrices that returns only on bad sizes, an SGEMM kernel on arrays of an
+        # accelerator_view, its result against a host reference. Without the rule the helper
+        # falls into whatever follows it (a crash, or a wrong fill).
+        got = port(r"""#include <amp.h>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+template<typename T>
+int fill(T *m, int rows, int cols, unsigned seed)
+{
+    if (rows == 0 || cols == 0)
+        return -1;
+    std::mt19937 gen(seed);
+    for (int i = 0; i < rows * cols; i++)
+        m[i] = T(gen() % 17) - 8;
+}
+
+int main()
+{
+    std::mt19937 gen(11);
+    const int n = 8 + int(gen() % 24), k = 4 + int(gen() % 20);
+    std::vector<float> a(n * k), b(k * n), c(n * n), ref(n * n, 0.0f);
+    fill(a.data(), n, k, 1u);
+    fill(b.data(), k, n, 2u);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int x = 0; x < k; x++)
+                ref[i * n + j] += a[i * k + x] * b[x * n + j];
+    concurrency::accelerator_view view = concurrency::accelerator().get_default_view();
+    concurrency::array<float, 2> ga(n, k, view), gb(k, n, view), gc(n, n, view);
+    concurrency::copy(a.begin(), a.end(), ga);
+    concurrency::copy(b.begin(), b.end(), gb);
+    concurrency::parallel_for_each(gc.extent, [=, &ga, &gb, &gc](concurrency::index<2> idx) restrict(amp)
+    {
+        float sum = 0.0f;
+        for (int x = 0; x < k; x++)
+            sum += ga[idx[0]][x] * gb[x][idx[1]];
+        gc[idx] = sum;
+    });
+    gc.get_accelerator_view().wait();
+    concurrency::copy(gc, c.begin());
+    bool ok = c == ref;
+    std::printf("%s\n", ok ? "PASSED" : "FAILED");
+    return ok ? 0 : 1;
+}
+""", only_amp=True)[0]
+        self.assertIn("return {};", got)
+        self.assertIn("PASSED", compile_ported(self, got, run=True, cxxflags=["-O2"]))
+
+
 class RestrictOnLambdas(PortTest):
     def test_amp_lambda_gets_the_macro_before_its_parameters(self):
         self.assertPorts("f([=](int i) restrict(amp) { g(i); });",
@@ -109,6 +190,44 @@ class RestrictOnLambdas(PortTest):
     def test_multiline_parameter_list(self):
         self.assertPorts("pfe(e, [=](index<2> idx)\n    restrict(amp)\n{\n});",
                          "pfe(e, [=] HIPAMP_RESTRICT (concurrency::index<2> idx)\n{\n});")
+
+
+    def test_a_files_own_name_for_the_clause_moves_like_gpu(self):
+        # `#define RESTRICT_AMP restrict(amp)` (a public sample's idiom): each use moves before
+        # the lambda's parameter list, where nvcc accepts it; the name itself is kept defined.
+        self.assertPorts("#define RESTRICT_AMP restrict(amp)\n"
+                         "pfe(e, [=](int i) RESTRICT_AMP { g(i); });\n",
+                         "#define RESTRICT_AMP HIPAMP_RESTRICT\n"
+                         "pfe(e, [=] HIPAMP_RESTRICT (int i) { g(i); });\n", {"restrict"})
+
+    def test_a_files_own_name_runs_and_nvcc_compiles_it(self):
+        program = r"""#include <amp.h>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+using namespace concurrency;
+#if 1
+#define KERNEL_ONLY restrict(amp)
+#else
+#define KERNEL_ONLY
+#endif
+int main() {
+  const int n = 777;
+  std::vector<int> a(n), b(n);
+  for (int i = 0; i < n; ++i) a[i] = std::rand() % 1000;
+  array_view<const int, 1> av(n, a);
+  array_view<int, 1> bv(n, b);
+  parallel_for_each(bv.extent, [=](index<1> i) KERNEL_ONLY { bv[i] = 3 * av[i] + 1; });
+  bv.synchronize();
+  int errors = 0;
+  for (int i = 0; i < n; ++i) errors += b[i] != 3 * a[i] + 1;
+  std::printf(errors ? "FAILED\n" : "PASSED\n");
+  return errors;
+}
+"""
+        got = self.assertPortRuns(program)
+        self.assertIn("[=] HIPAMP_RESTRICT (index<1> i)", got.replace("concurrency::", ""))
+        compile_ported(self, got, nvcc=True)
 
 
 class RestrictOnFunctions(PortTest):
@@ -497,7 +616,7 @@ CPU_PREFIX = os.environ.get("HIPAMP_CPU_PREFIX")
 NVCC = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
 
 
-def compile_ported(test, source, nvcc=False, run=False, force_include=None):
+def compile_ported(test, source, nvcc=False, run=False, force_include=None, cxxflags=()):
     """Compiles (and runs) ported text against hipamp (the CPU package at HIPAMP_CPU_PREFIX, or
     the source tree's headers for a compile-only nvcc check); kernel_handle and the compat headers are the library's own."""
     with tempfile.TemporaryDirectory() as d:
@@ -524,7 +643,7 @@ def compile_ported(test, source, nvcc=False, run=False, force_include=None):
                     test.skipTest("no CPU build named by CTest and no installed CPU package at %s" % CPU_PREFIX)
                 includes = [os.path.join(CPU_PREFIX, "include")]
                 library = os.path.join(CPU_PREFIX, "lib", "libhipamp.a")
-            cmd = ["g++", "-std=c++17", "-fopenmp"] + extra + \
+            cmd = ["g++", "-std=c++17", "-fopenmp"] + extra + list(cxxflags) + \
                   [x for i in includes for x in ("-I", i)] + flags + \
                   [path, "-o", os.path.join(d, "t"), library, "-pthread"]
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=d)
