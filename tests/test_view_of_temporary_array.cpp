@@ -149,3 +149,27 @@ TEST_CASE("array_view of an array lvalue still shares the array's storage",
                     hipamp::runtime_exception);
   }
 }
+
+// Only an array itself binds the temporary-array constructor: an array_ref converts to an
+// array by copying, and a view of that temporary copy would drop every write. The view of an
+// array_ref must stay a view of the referenced array (its conversion operator).
+TEST_CASE("array_view of an array_ref views the referenced array, never a temporary copy",
+          "[compat][array_view][array][array_ref][msvc]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const int n = hipamp_test::random_vector<int>(1, 5, 300)[0];
+    const std::vector<int> input = hipamp_test::random_vector<int>(std::size_t(n), -1000, 1000);
+    hipamp::array<int, 1> a(n, input.begin(), acc.get_default_view());
+    const hipamp::array_ref<int, 1> ref(a);
+    const hipamp::array_view<int, 1> v(ref);
+    const hipamp::array_view<const int, 1> r(ref);
+    CHECK(v.source() == hipamp::array_view<int, 1>(a).source());
+    CHECK(r.source() == v.source());
+    hipamp::parallel_for_each(acc.get_default_view(), v.extent,
+                              [=] HIPAMP_RESTRICT(hipamp::index<1> i) { v[i] = 3 * r[i] - 7; });
+    std::vector<int> back = a;
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < input.size(); ++i)
+      if (back[i] != 3 * input[i] - 7) ++wrong;
+    CHECK(wrong == 0);
+  }
+}

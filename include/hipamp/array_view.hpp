@@ -242,7 +242,12 @@ class array_view {
   // view simply takes a reference before the temporary's destructor drops the array's: the
   // storage, its replicas and the coherence directory live until the last view (or copy) is
   // gone, on the array's accelerator_view. Nothing else changes: no cost to other views.
-  array_view(array<nonconst_type, N>&& source)  // NOLINT: implicit as in MSVC
+  // A template, so only an array itself binds: as a plain `array&&` parameter it also took
+  // anything that converts to an array (an array_ref, through array's copying constructor),
+  // which would have made a view of a temporary *copy* (writes lost), and nvcc 13 crashed
+  // compiling such a conversion in a __host__ __device__ function (test_subviews_in_kernels).
+  template <class A, typename = std::enable_if_t<std::is_same<A, array<nonconst_type, N>>::value>>
+  array_view(A&& source)  // NOLINT: implicit as in MSVC; A is never an lvalue reference here
       : array_view(source.view_) {}
 
   // Read-only view of a writable one.
