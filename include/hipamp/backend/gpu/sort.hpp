@@ -108,10 +108,14 @@ __device__ HIPAMP_ALWAYS_INLINE inline void pad_partial_tile(E* tile, unsigned r
   __syncthreads();  // the prefix is in shared memory
   if (tid < reducers) {
     E m = tile[slots::slot(tid < reach ? tid : 0u)];  // position 0 always exists
-#pragma unroll 4
-    for (unsigned i = tid + reducers; i < reach; i += reducers) {
-      const E e = tile[slots::slot(i)];
-      if (less(m, e)) m = e;
+    // (Constant trip counts: hipcc warned that it could not unroll the loops bounded by reach.)
+#pragma unroll 8
+    for (unsigned r = 1; r < tile_size / reducers; ++r) {
+      const unsigned i = tid + r * reducers;
+      if (i < reach) {
+        const E e = tile[slots::slot(i)];
+        if (less(m, e)) m = e;
+      }
     }
     tile[slots::spare(tid)] = m;
   }
@@ -126,7 +130,8 @@ __device__ HIPAMP_ALWAYS_INLINE inline void pad_partial_tile(E* tile, unsigned r
   }
   const E padding = tile[slots::spare(0)];
 #pragma unroll
-  for (unsigned i = tid; i < tile_size; i += Threads) {
+  for (unsigned r = 0; r < tile_size / Threads; ++r) {
+    const unsigned i = tid + r * Threads;
     if (i >= reach) tile[slots::slot(i)] = padding;
   }
   // (The caller's barrier before the rounds orders these stores.)
