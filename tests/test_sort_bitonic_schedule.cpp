@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <hipamp/algorithm/sort/bitonic_network.hpp>
+#include <hipamp/backend/gpu/tuning_sort.hpp>
 
 #include "support.hpp"
 
@@ -261,6 +262,11 @@ int key_of(const tagged<B>& e) {
 }
 int key_of(const tagged<4>& e) { return static_cast<int>(e.bits >> 16); }
 template <std::size_t B>
+int id_of(const tagged<B>& e) {
+  return e.id;
+}
+int id_of(const tagged<4>& e) { return static_cast<int>(e.bits & 0xffffu); }
+template <std::size_t B>
 bool same(const tagged<B>& a, const tagged<B>& b) {
   return a.key == b.key && a.id == b.id;
 }
@@ -382,4 +388,284 @@ TEST_CASE("bitonic schedule: a partial tile's steps equal its rounds", "[sort][n
       }
     }
   }
+}
+
+namespace {
+
+namespace gpu_tuning = hipamp::detail::gpu::sort_kernels;
+
+template <class E>
+bool before_by_key_id(const E& a, const E& b) {
+  const int ka = key_of(a), kb = key_of(b);
+  return ka != kb ? ka < kb : id_of(a) < id_of(b);
+}
+
+// tile_kernel's pad_partial_tile replayed thread by thread: the block reduction through the
+// tile's spare slots, then the missing positions [reach, S) filled with the maximum.
+template <class E, class Less>
+E pad_like_the_gpu(std::vector<E>& tile, unsigned reach, int log2_tile, unsigned threads,
+                   const Less& less) {
+  using slots = bn::tile_memory<E>;
+  const unsigned reducers = std::min(threads, slots::spares(log2_tile));
+  for (unsigned tid = 0; tid < reducers; ++tid) {
+    E m = tile[slots::slot(tid < reach ? tid : 0u)];
+    for (unsigned i = tid + reducers; i < reach; i += reducers) {
+      if (less(m, tile[slots::slot(i)])) m = tile[slots::slot(i)];
+    }
+    tile[slots::spare(tid)] = m;
+  }
+  for (unsigned width = reducers / 2; width >= 1; width /= 2) {
+    for (unsigned tid = 0; tid < width; ++tid) {
+      if (less(tile[slots::spare(tid)], tile[slots::spare(tid + width)]))
+        tile[slots::spare(tid)] = tile[slots::spare(tid + width)];
+    }
+  }
+  const E padding = tile[slots::spare(0)];
+  for (unsigned i = reach; i < (1u << log2_tile); ++i) tile[slots::slot(i)] = padding;
+  return padding;
+}
+
+// A whole tile's compile-time rounds of the first pass (stage 1) or of a later stage's bits
+// below the tile, thread by thread, as tile_kernel runs them.
+template <class E, class Less>
+void static_rounds_like_the_gpu(std::vector<E>& tile, bool first_pass, const Less& less) {
+  constexpr bn::tile_shape shape = bn::shape_of<E>;
+  constexpr int log2_tile = shape.log2_tile;
+  using slots = bn::tile_memory<E>;
+  const auto run_static = [&](auto round) {
+    for (unsigned tid = 0; tid < static_cast<unsigned>(shape.threads); ++tid) {
+      bn::static_tile_round<decltype(round), log2_tile, shape.threads>(tile.data(), tid, less);
+    }
+  };
+  if (first_pass) {
+    for (unsigned run = 0; run < (1u << log2_tile); run += 1u << shape.k) {
+      E x[1 << shape.k];
+      for (unsigned j = 0; j < (1u << shape.k); ++j) x[j] = tile[slots::slot(run + j)];
+      bn::sort_runs<shape.k>(x, less);
+      for (unsigned j = 0; j < (1u << shape.k); ++j) tile[slots::slot(run + j)] = x[j];
+    }
+    bn::for_each_static_tile_round<shape.k + 1, log2_tile, log2_tile, shape.k>(run_static);
+  } else {
+    bn::for_each_static_tile_round<log2_tile + 1, log2_tile + 1, log2_tile, shape.k>(run_static);
+  }
+}
+
+// One tile pass over a partial tile (prefix [0, reach)): padded and the whole tile's
+// compile-time rounds against the checked rounds chosen at run time on the same prefix. They
+// must move every element identically (ties included), the paddings never move, and the
+// first pass sorts the prefix; the prefix stays a permutation of its elements.
+template <class E, class Less>
+void check_padded_tile(const Less& less, const char* order) {
+  constexpr bn::tile_shape shape = bn::shape_of<E>;
+  constexpr int log2_tile = shape.log2_tile;
+  constexpr unsigned tile_size = 1u << log2_tile;
+  using slots = bn::tile_memory<E>;
+  // The spare slots are pad slots: no position's slot, all inside the padded tile.
+  std::vector<int> used(bn::padded_tile_size(log2_tile, sizeof(E)), 0);
+  for (unsigned i = 0; i < tile_size; ++i) ++used[slots::slot(i)];
+  for (unsigned j = 0; j < slots::spares(log2_tile); ++j) ++used.at(slots::spare(j));
+  CHECK(std::count(used.begin(), used.end(), 1) == static_cast<std::ptrdiff_t>(used.size()));
+  for (const unsigned reach : {1u, 2u, 3u, gpu_tuning::partial_tile_step_reach(log2_tile) + 1u,
+                               tile_size / 2, tile_size / 2 + 1, tile_size - 3, tile_size - 1}) {
+    for (const int stage : {1, log2_tile + 1, log2_tile + 7}) {
+      INFO(sizeof(E) << "-byte elements, " << order << ", tile 2^" << log2_tile << ", reach "
+                     << reach << ", stage " << stage);
+      std::vector<E> padded(bn::padded_tile_size(log2_tile, sizeof(E)));
+      for (unsigned i = 0; i < reach; ++i) {
+        padded[slots::slot(i)] = E{};
+        tag(padded[slots::slot(i)], static_cast<int>(hipamp_test::rng()() % 7),
+            static_cast<int>(i));  // few keys: ties everywhere, each with its own id
+      }
+      std::vector<E> checked = padded;
+      std::vector<E> input(reach);
+      for (unsigned i = 0; i < reach; ++i) input[i] = padded[slots::slot(i)];
+      const E padding =
+          pad_like_the_gpu(padded, reach, log2_tile, static_cast<unsigned>(shape.threads), less);
+      bool is_maximum = true;
+      for (const E& e : input) is_maximum = is_maximum && !less(padding, e);
+      CHECK(is_maximum);
+      static_rounds_like_the_gpu(padded, stage == 1, less);
+      bn::layout lay;  // one segment whose tile at 0 holds `reach` positions
+      lay.length = reach;
+      lay.segments = 1;
+      lay.log2_size = stage > log2_tile ? stage : log2_tile;
+      lay.pitch = reach;
+      const slots local{checked.data()};
+      bn::for_each_tile_round(stage, stage == 1 ? log2_tile : stage, log2_tile, shape.k,
+                              [&](const bn::round_spec& r) {
+                                const unsigned groups = bn::groups_below(reach, r);
+                                for (unsigned g = 0; g < groups; ++g) {
+                                  bn::run_group_dynamic<5, E>(local, lay, r, g, 0u, less);
+                                }
+                              });
+      std::size_t differ = 0, paddings_moved = 0;
+      std::vector<E> output(reach);
+      for (unsigned i = 0; i < reach; ++i) {
+        output[i] = padded[slots::slot(i)];
+        differ += !same(output[i], checked[slots::slot(i)]);
+      }
+      for (unsigned i = reach; i < tile_size; ++i) {
+        paddings_moved += !same(padded[slots::slot(i)], padding);
+      }
+      CHECK(differ == 0);
+      CHECK(paddings_moved == 0);
+      std::sort(input.begin(), input.end(), before_by_key_id<E>);
+      std::vector<E> got = output;
+      std::sort(got.begin(), got.end(), before_by_key_id<E>);
+      std::size_t lost = 0;
+      for (unsigned i = 0; i < reach; ++i) lost += !same(input[i], got[i]);
+      CHECK(lost == 0);  // a permutation: nothing lost, nothing duplicated
+      if (stage == 1) {
+        CHECK(std::is_sorted(output.begin(), output.end(), less));
+      }
+    }
+  }
+}
+
+// bn::run_schedule replayed as tile_kernel and global_round_kernel run it for the GPU's tile
+// shape of E: whole tiles and padded partial last tiles (past partial_tile_step_reach) by the
+// compile-time rounds, small last tiles by the steps, packed tiles by the checked rounds.
+template <class E, class Less>
+class kernel_replay {
+ public:
+  static constexpr bn::tile_shape shape = bn::shape_of<E>;
+  kernel_replay(std::vector<E>& data, const bn::layout& lay, const Less& less)
+      : data_(data), lay_(lay), less_(less) {}
+  int padded_tiles = 0;
+  int stepped_tiles = 0;
+
+  void tile_pass(int s_first, int s_last) {
+    constexpr int log2_tile = shape.log2_tile;
+    constexpr unsigned tile_size = 1u << log2_tile;
+    using slots = bn::tile_memory<E>;
+    const bn::tile_map tiles = bn::map_tiles(lay_, log2_tile);
+    for (unsigned t = 0; t < tiles.count; ++t) {
+      const unsigned start = bn::tile_start(tiles, lay_, log2_tile, t);
+      const unsigned reach = bn::tile_reach(tiles, lay_, log2_tile, start);
+      std::vector<E> tile(bn::padded_tile_size(log2_tile, sizeof(E)));
+      for (unsigned i = 0; i < tile_size; ++i) {
+        if (lay_.exists(start + i)) tile[slots::slot(i)] = data_[lay_.real(start + i)];
+      }
+      const bool whole = !tiles.packed && reach == tile_size;
+      const bool first_pass = s_first == 1 && s_last == log2_tile;
+      const bool later_pass = s_first == s_last && s_first > log2_tile;
+      const bool padded = !tiles.packed && !whole && (first_pass || later_pass) &&
+                          reach > gpu_tuning::partial_tile_step_reach(log2_tile);
+      if (padded) {
+        pad_like_the_gpu(tile, reach, log2_tile, static_cast<unsigned>(shape.threads), less_);
+        ++padded_tiles;
+      }
+      if ((whole || padded) && (first_pass || later_pass)) {
+        static_rounds_like_the_gpu(tile, first_pass, less_);
+      } else if (!tiles.packed) {
+        ++stepped_tiles;
+        bn::for_each_tile_step(s_first, s_last, log2_tile, reach, [&](unsigned mask, int bit) {
+          for (unsigned i = 0; i < reach; ++i) {
+            if ((i >> bit) & 1u) continue;
+            const unsigned partner = i ^ mask;
+            if (partner < reach) {
+              bn::compare_exchange(tile[slots::slot(i)], tile[slots::slot(partner)], less_);
+            }
+          }
+        });
+      } else {
+        const slots local{tile.data()};
+        bn::for_each_tile_round(s_first, s_last, log2_tile, shape.k, [&](const bn::round_spec& r) {
+          const unsigned groups = bn::groups_below(reach, r);
+          for (unsigned g = 0; g < groups; ++g) {
+            bn::run_group_dynamic<shape.k, E>(local, lay_, r, g, start, less_);
+          }
+        });
+      }
+      for (unsigned i = 0; i < tile_size; ++i) {
+        if (lay_.exists(start + i)) data_[lay_.real(start + i)] = tile[slots::slot(i)];
+      }
+    }
+  }
+
+  void global_round(const bn::round_spec& r) {
+    const bn::group_map groups = bn::map_groups(lay_, r);
+    const bn::array_memory<E> mem{data_.data(), lay_};
+    for (unsigned long long t = 0; t < groups.count; ++t) {
+      bn::run_group_dynamic<shape.k, E>(
+          mem, lay_, r, bn::group_index(groups, static_cast<unsigned>(t)), 0u, less_);
+    }
+  }
+
+ private:
+  std::vector<E>& data_;
+  bn::layout lay_;
+  Less less_;
+};
+
+// Whole sorts through kernel_replay: `rows` rows of n, against std::stable_sort's keys and the
+// input's multiset of (key, id).
+template <class E, class Less>
+void check_padded_sort(std::size_t n, unsigned rows, const Less& less, int keys) {
+  constexpr bn::tile_shape shape = bn::shape_of<E>;
+  INFO(sizeof(E) << "-byte elements, tile 2^" << shape.log2_tile << ", " << rows << " rows of " << n
+                 << " (last tile " << n % (std::size_t(1) << shape.log2_tile) << ")");
+  std::vector<E> data(n * rows);
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    data[i] = E{};
+    tag(data[i], static_cast<int>(hipamp_test::rng()() % static_cast<unsigned>(keys)),
+        static_cast<int>(i % 65536));
+  }
+  std::vector<E> input = data;
+  const bn::layout lay = bn::make_layout(static_cast<unsigned>(n), rows, n);
+  kernel_replay<E, Less> replay(data, lay, less);
+  bn::run_schedule(lay, shape, replay);
+  if (n % (std::size_t(1) << shape.log2_tile) >
+      gpu_tuning::partial_tile_step_reach(shape.log2_tile))
+    CHECK(replay.padded_tiles > 0);
+  std::size_t keys_differ = 0, lost = 0;
+  for (unsigned r = 0; r < rows; ++r) {
+    const auto from = static_cast<std::ptrdiff_t>(r * n),
+               to = from + static_cast<std::ptrdiff_t>(n);
+    std::vector<E> expected(input.begin() + from, input.begin() + to);
+    std::stable_sort(expected.begin(), expected.end(), less);
+    std::vector<E> got(data.begin() + from, data.begin() + to);
+    for (std::size_t i = 0; i < n; ++i) keys_differ += key_of(got[i]) != key_of(expected[i]);
+    std::sort(expected.begin(), expected.end(), before_by_key_id<E>);
+    std::sort(got.begin(), got.end(), before_by_key_id<E>);
+    for (std::size_t i = 0; i < n; ++i) lost += !same(got[i], expected[i]);
+  }
+  CHECK(keys_differ == 0);
+  CHECK(lost == 0);
+}
+
+template <class E>
+void check_padded_sorts() {
+  constexpr unsigned s = 1u << bn::shape_of<E>.log2_tile;
+  const auto up = [](const E& a, const E& b) { return key_of(a) < key_of(b); };
+  const auto down = [](const E& a, const E& b) { return key_of(a) > key_of(b); };
+  for (const std::size_t n :
+       {std::size_t(s) + 1, std::size_t(s) + 2, std::size_t(s) + s / 2, std::size_t(2) * s - 1,
+        std::size_t(3) * s - 1, std::size_t(4) * s - 3, std::size_t(8) * s - 1,
+        std::size_t(5) * s + s / 64 + 1, std::size_t(16) * s - 1}) {
+    check_padded_sort<E>(n, 1, up, 13);
+    check_padded_sort<E>(n, 1, down, 1000);
+  }
+  check_padded_sort<E>(std::size_t(2) * s - 1, 3, up, 5);  // each row's last tile padded
+}
+
+}  // namespace
+
+TEST_CASE("bitonic network: a padded partial tile moves its prefix as the checked rounds",
+          "[sort][network]") {
+  const auto up = [](const auto& a, const auto& b) { return key_of(a) < key_of(b); };
+  const auto down = [](const auto& a, const auto& b) { return key_of(a) > key_of(b); };
+  check_padded_tile<tagged<4>>(up, "ascending");
+  check_padded_tile<tagged<4>>(down, "descending");
+  check_padded_tile<tagged<8>>(up, "ascending");
+  check_padded_tile<tagged<12>>(down, "descending");
+  check_padded_tile<tagged<16>>(up, "ascending");
+  check_padded_tile<tagged<32>>(down, "descending");
+}
+
+TEST_CASE("bitonic schedule: sorts with padded partial last tiles as the GPU runs them",
+          "[sort][network]") {
+  check_padded_sorts<tagged<4>>();
+  check_padded_sorts<tagged<8>>();
+  check_padded_sorts<tagged<12>>();
 }

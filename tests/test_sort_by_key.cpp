@@ -13,8 +13,11 @@ using namespace sort_test;  // NOLINT(google-build-using-namespace): the sort te
 
 TEST_CASE("sort_by_key: values travel with their keys", "[sort]") {
   FOR_EACH_ACCELERATOR(acc) {
-    for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(256), std::size_t(1000),
-                          std::size_t(33000)}) {
+    // (On a GPU the network of 8-byte pairs, 2^12 tiles: 4095 .. 2^16 - 3 end in a nearly full
+    // tile, padded with its maximum; few distinct keys, so the values check the ties.)
+    for (std::size_t n :
+         {std::size_t(1), std::size_t(3), std::size_t(256), std::size_t(1000), std::size_t(33000),
+          std::size_t(4095), std::size_t(3 * 4096 - 1), std::size_t(65535), std::size_t(65533)}) {
       INFO("n = " << n);
       const std::vector<float> input = make_input<float>(n, pattern::few_distinct);
       std::vector<float> keys = input;

@@ -30,8 +30,9 @@ TEST_CASE("bitonic_sort: u32 keys across tile and merge boundaries", "[sort][mer
 }
 
 // bitonic_sort's last tile when partial runs the network's steps one at a time over its
-// existing prefix (backend/gpu/sort.hpp): a last tile holding 1, 2, 3, a few, half and all but
-// one of its positions, after one and several whole tiles, for 4-byte keys (2^13 tiles,
+// existing prefix if small, else the whole tiles' rounds padded with its maximum
+// (backend/gpu/sort.hpp): a last tile holding 1, 2, 3, a few, half and all but one of its
+// positions, after one and several whole tiles, for 4-byte keys (2^13 tiles,
 // ascending and descending) and the paper's 12-byte type (2^11 tiles), against std::sort.
 TEST_CASE("bitonic_sort: a partial last tile of every kind", "[sort][merge]") {
   FOR_EACH_ACCELERATOR(acc) {
@@ -75,6 +76,70 @@ TEST_CASE("bitonic_sort: a partial last tile of every kind", "[sort][merge]") {
     }
     for (const std::size_t n : {t12 + 1, t12 + 2, t12 + 3, 3 * t12 + 100, 4 * t12 - 1,
                                 (std::size_t(1) << 16) + 1, (std::size_t(1) << 16) + t12 / 2 + 1}) {
+      INFO("paper type, n = " << n);
+      const std::vector<paper_type> input = paper_input(n, false);
+      std::vector<paper_type> up = input;
+      std::stable_sort(up.begin(), up.end(), by_y{});
+      std::vector<paper_type> network = input;
+      hx::bitonic_sort(acc.get_default_view(),
+                       hx::array_view<paper_type, 1>(static_cast<int>(n), network), by_y{});
+      bool keys_match = true;
+      for (std::size_t i = 0; i < n; ++i) keys_match &= network[i].y == up[i].y;
+      CHECK(keys_match);
+      CHECK(is_permutation_of(network, input));
+    }
+  }
+}
+
+// Sizes just below a power of two, or a tile short of whole tiles: the last tile is nearly full
+// and runs the whole tiles' compile-time rounds padded with its maximum (backend/gpu/sort.hpp,
+// pad_partial_tile). Random keys with many duplicates: u32 by less_u32 (ascending and
+// descending), by their high 24 bits (ties whose low bits must all survive: a permutation
+// check) and the paper's 12-byte type by y, against std::sort / std::stable_sort.
+TEST_CASE("bitonic_sort: sizes just below powers of two, duplicate keys", "[sort][merge]") {
+  FOR_EACH_ACCELERATOR(acc) {
+    const std::size_t t4 = 8192, t12 = 2048;
+    std::vector<std::size_t> u32_sizes = {t4 - 1,
+                                          2 * t4 - 1,
+                                          2 * t4 - 3,
+                                          4 * t4 - 1,
+                                          4 * t4 - 3,
+                                          3 * t4 - 1,
+                                          5 * t4 + t4 / 64,
+                                          5 * t4 + t4 / 64 + 1,
+                                          7 * t4 - 2,
+                                          (std::size_t(1) << 18) - 1,
+                                          (std::size_t(1) << 18) - 3};
+    if (!acc.is_cpu()) {  // both network shapes of one row of 4-byte keys (tuning_sort.hpp)
+      for (const std::size_t n : {(std::size_t(1) << 19) - 1, (std::size_t(1) << 20) - 1,
+                                  (std::size_t(1) << 20) - 3, (std::size_t(1) << 20) - t4 / 2,
+                                  (std::size_t(1) << 21) - 1, (std::size_t(1) << 22) - 3}) {
+        u32_sizes.push_back(n);
+      }
+    }
+    for (const std::size_t n : u32_sizes) {
+      INFO("u32, n = " << n);
+      const std::vector<std::uint32_t> input = random_u32(n, 97);  // 97 keys, low bits random
+      std::vector<std::uint32_t> up = input, down = input;
+      std::sort(up.begin(), up.end());
+      std::sort(down.begin(), down.end(), [](std::uint32_t a, std::uint32_t b) { return a > b; });
+      std::vector<std::uint32_t> a = input, b = input, c = input;
+      hx::bitonic_sort(acc.get_default_view(),
+                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), a), less_u32{});
+      CHECK(a == up);
+      hx::bitonic_sort(acc.get_default_view(),
+                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), b), hx::descending{});
+      CHECK(b == down);
+      hx::bitonic_sort(acc.get_default_view(),
+                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), c), by_high_bits{});
+      bool keys_match = true;
+      for (std::size_t i = 0; i < n; ++i) keys_match &= (c[i] >> 8) == (up[i] >> 8);
+      CHECK(keys_match);
+      std::sort(c.begin(), c.end());
+      CHECK(c == up);  // the same multiset: no element lost or duplicated among ties
+    }
+    for (const std::size_t n : {t12 - 1, 2 * t12 - 1, 4 * t12 - 3, 8 * t12 - 1,
+                                (std::size_t(1) << 16) - 1, (std::size_t(1) << 16) - 3}) {
       INFO("paper type, n = " << n);
       const std::vector<paper_type> input = paper_input(n, false);
       std::vector<paper_type> up = input;

@@ -176,7 +176,11 @@ BENCHMARK(gpu_bitonic_sort_vs_cub_merge_sort_u32)
     ->Arg(1 << 18)
     ->Arg(1 << 20)
     ->Arg((1 << 20) + 1)
-    // A partial last tile of 576 (10^6), 1025, 2049, 4097 and 8191 elements (2^13 tiles).
+    // A partial last tile of 576 (10^6), 1025, 2049, 4097 and 8191 elements (2^13 tiles);
+    // 65, 129 and 257 either side of partial_tile_step_reach (128: steps / padded rounds).
+    ->Arg((1 << 20) - 8192 + 65)
+    ->Arg((1 << 20) - 8192 + 129)
+    ->Arg((1 << 20) - 8192 + 257)
     ->Arg(1000000)
     ->Arg((1 << 20) - 8192 + 1025)
     ->Arg((1 << 20) - 8192 + 2049)
@@ -189,6 +193,7 @@ BENCHMARK(gpu_bitonic_sort_vs_cub_merge_sort_u32)
     ->Arg((1 << 20) + (1 << 15))
     ->Arg((1 << 20) + (1 << 15) + 1)
     ->Arg(1 << 21)
+    ->Arg((1 << 21) - 1)  // the default shape's nearly full last tile
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(gpu_bitonic_chained_vs_plain)

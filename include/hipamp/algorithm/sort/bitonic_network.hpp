@@ -607,11 +607,36 @@ struct tile_memory {
   HIPAMP_HOST_DEVICE static constexpr unsigned slot(unsigned i) noexcept {
     return padded(i, shift);
   }
+  // The pad slots themselves, which no round reads: spare(j) for j < spares(log2_tile) is the
+  // one after position 2^shift * (j + 1) - 1 (scratch for a block reduction, pad_partial_tile).
+  HIPAMP_HOST_DEVICE static constexpr unsigned spare(unsigned j) noexcept {
+    return ((j + 1u) << shift) + j;
+  }
+  static constexpr unsigned spares(int log2_tile) noexcept { return (1u << log2_tile) >> shift; }
   HIPAMP_HOST_DEVICE unsigned at(unsigned q) const noexcept { return q; }
   HIPAMP_HOST_DEVICE unsigned next(unsigned a, unsigned step) const noexcept { return a + step; }
   HIPAMP_HOST_DEVICE E load(unsigned a) const { return tile[slot(a)]; }
   HIPAMP_HOST_DEVICE void store(unsigned a, const E& e) const { tile[slot(a)] = e; }
 };
+
+// A segment's partial last tile (existing positions [0, reach), reach < S) may run a whole
+// tile's compile-time rounds (static_tile_round, sort_runs) if its missing positions
+// [reach, S) are first filled with a padding element P that no existing element of the tile
+// is greater than: !less(P, e) for every e of the tile's prefix at that pass (its maximum
+// under `less`, recomputed each pass); the tile's prefix is then stored alone.
+// Why it moves the prefix exactly as the checked rounds: every compare-exchange pairs a lower
+// position with a higher one and swaps only if less(hi, lo) strictly. A pair (existing lo,
+// padding hi) swaps iff less(P, lo): never, P being a maximum; a pair of two paddings swaps iff
+// less(P, P): never (irreflexive); a padding below an existing element cannot be paired, since
+// positions >= reach all hold padding at the start and, by the two cases before, keep it. So
+// the paddings never move, every pair touching one is a no-op, and the pairs of two existing
+// elements are exactly those the checked rounds run (they skip pairs with a missing upper
+// partner): the prefix ends as the checked rounds leave it, a permutation of the tile's
+// elements, sorted by the first pass, whatever its ties (equal keys with distinct payloads,
+// key_index, custom comparators) — no element lost or duplicated. The later stages' tile
+// passes only pair positions inside the tile, so the argument holds per pass. It needs
+// `less` to be a strict weak ordering (irreflexive, and the maximum found by folding with
+// less not less than any element), as every sort of the library does.
 
 // A padded shared-memory tile addressed by slot, for rounds whose step is a compile-time
 // constant that is a whole number of padding periods, or 1 inside one period (every round

@@ -89,6 +89,54 @@ __device__ HIPAMP_ALWAYS_INLINE inline void tile_step(E* tile, unsigned reach, u
   }
 }
 
+// Fills the missing positions [reach, S) of a segment's partial last tile with a maximum of
+// its existing prefix [0, reach) under `less` (bitonic_network.hpp, after tile_memory: why
+// the whole tile's compile-time rounds then move the prefix exactly as the checked ones).
+// The maximum is found by a block reduction through the tile's pad slots (tile_memory::spare,
+// which no round reads; at least one per warp, so no extra shared memory): each of the first
+// `reducers` threads folds a strided share of the prefix, then a tree over the spares.
+// Only the partial tile's block runs it (log2(reducers) + 2 barriers); all threads must call.
+template <class E, unsigned Threads, int Log2Tile, class Less>
+__device__ HIPAMP_ALWAYS_INLINE inline void pad_partial_tile(E* tile, unsigned reach, unsigned tid,
+                                                             const Less& less) {
+  using slots = bitonic::tile_memory<E>;
+  constexpr unsigned tile_size = 1u << Log2Tile;
+  constexpr unsigned spares = slots::spares(Log2Tile);
+  constexpr unsigned reducers = Threads < spares ? Threads : spares;
+  static_assert(reducers >= 1 && (reducers & (reducers - 1)) == 0,
+                "hipamp: the tile reduction's tree needs a power of two of spare slots");
+  __syncthreads();  // the prefix is in shared memory
+  if (tid < reducers) {
+    E m = tile[slots::slot(tid < reach ? tid : 0u)];  // position 0 always exists
+    // (Constant trip counts: hipcc warned that it could not unroll the loops bounded by reach.)
+#pragma unroll 8
+    for (unsigned r = 1; r < tile_size / reducers; ++r) {
+      const unsigned i = tid + r * reducers;
+      if (i < reach) {
+        const E e = tile[slots::slot(i)];
+        if (less(m, e)) m = e;
+      }
+    }
+    tile[slots::spare(tid)] = m;
+  }
+  __syncthreads();
+#pragma unroll 1
+  for (unsigned width = reducers / 2; width >= 1; width /= 2) {
+    if (tid < width) {
+      const E b = tile[slots::spare(tid + width)];
+      if (less(tile[slots::spare(tid)], b)) tile[slots::spare(tid)] = b;
+    }
+    __syncthreads();
+  }
+  const E padding = tile[slots::spare(0)];
+#pragma unroll
+  for (unsigned r = 0; r < tile_size / Threads; ++r) {
+    const unsigned i = tid + r * Threads;
+    if (i >= reach) tile[slots::slot(i)] = padding;
+  }
+  // (The caller's barrier before the rounds orders these stores.)
+}
+
 // Stages s_first..s_last (see for_each_tile_round) on every launched tile.
 template <class E, class Shape, class Mem, class Less>
 // (The parentheses keep the template's comma out of HIP's __launch_bounds__ macro.)
@@ -105,10 +153,11 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
   constexpr unsigned tile_size = 1u << shape.log2_tile;
   extern __shared__ HIPAMP_SORT_SHARED_ALIGN unsigned char sort_tile_storage[];
   E* tile = reinterpret_cast<E*>(sort_tile_storage);
-  // Tiles in reverse: a segment's last tile, when partial, takes the checked rounds chosen at
-  // run time, several times slower than a whole tile; launched first, it runs beside the
-  // whole tiles instead of after them (at 2^24 - 1 it added ~7% to the merge sort as the
-  // grid's last block).
+  // Tiles in reverse: a segment's last tile, when partial, took the checked rounds chosen at
+  // run time, several times slower than a whole tile; launched first, it ran beside the whole
+  // tiles instead of after them (at 2^24 - 1 it added ~7% to the merge sort as the grid's
+  // last block). Now padded (pad_partial_tile) it costs a whole tile and a reduction; still
+  // first.
   const unsigned start =
       bitonic::tile_start(tiles, lay, shape.log2_tile, tiles.count - 1u - blockIdx.x);
   using slots = bitonic::tile_memory<E>;
@@ -147,25 +196,37 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
         mem.store(all_exist ? mem.next(base, i) : mem.at(start + i), tile[slots::slot(i)]);
     }
   };
+  constexpr int log2_tile = shape.log2_tile;
+  constexpr int k = shape.k;
+  // The two stage ranges whole tiles run at compile time (every non-packed tile pass is one).
+  const bool first_pass = s_first == 1 && s_last == log2_tile;
+  const bool later_pass = s_first == s_last && s_first > log2_tile;
+  // A segment's last tile of more than partial_tile_step_reach elements is padded to a whole
+  // tile (pad_partial_tile) and runs the whole tiles' rounds: the rounds chosen at run time
+  // for it took 1.5-2x a whole tile per pass, and every pass waited for that one block (H100,
+  // 2^20 - 1: 0.187 ms against 0.096 for 2^20). Smaller ones take the steps, below.
+  const bool padded = !tiles.packed && !whole && (first_pass || later_pass) &&
+                      reach > partial_tile_step_reach(shape.log2_tile);
   if (whole) {
     copy_in(std::true_type{});
   } else {
     copy_in(std::false_type{});
+    if (padded) pad_partial_tile<E, threads, log2_tile>(tile, reach, tid, less);
   }
   __syncthreads();
-  constexpr int log2_tile = shape.log2_tile;
-  constexpr int k = shape.k;
   // Whole tiles run the two schedules the network repeats, the first pass and a later
   // stage's bits below the tile, with every round known at compile time and no checks
-  // (bitonic::for_each_static_tile_round). A segment's last tile and packed small segments
-  // take the checked rounds chosen at run time: a compile-time copy of those, with checks,
-  // more than tripled the sort tests' compile time.
+  // (bitonic::for_each_static_tile_round), and so does a segment's partial last tile once
+  // padded. Small last tiles take the steps; packed small segments the checked rounds chosen
+  // at run time: a compile-time copy of those, with checks, more than tripled the sort tests'
+  // compile time.
   const auto whole_round = [tile, tid, less](auto round) {
     bitonic::static_tile_round<decltype(round), launch_shape<E, Shape>::tile.log2_tile,
                                launch_shape<E, Shape>::tile.threads>(tile, tid, less);
     __syncthreads();
   };
-  if (whole && s_first == 1 && s_last == log2_tile) {
+  // Whole tiles and padded partial ones share the very same code below (one instantiation).
+  if ((whole || padded) && first_pass) {
     // Stages 1..K sort runs of 2^K consecutive positions: one register round for all of
     // them instead of K rounds through shared memory (the padded slots keep it free of
     // bank conflicts).
@@ -178,24 +239,24 @@ __global__ void __launch_bounds__((launch_shape<E, Shape>::tile.threads),
     for (int j = 0; j < per_thread; ++j) tile[slots::slot(run + j)] = x[j];
     __syncthreads();
     bitonic::for_each_static_tile_round<k + 1, log2_tile, log2_tile, k>(whole_round);
-  } else if (whole && s_first == s_last && s_first > log2_tile) {
+  } else if ((whole || padded) && later_pass) {
     bitonic::for_each_static_tile_round<log2_tile + 1, log2_tile + 1, log2_tile, k>(whole_round);
   } else if (!tiles.packed && reach <= partial_tile_step_reach(shape.log2_tile)) {
     // A segment's last tile holding few elements: its existing positions are a prefix, so the
     // network's steps run one at a time over the pairs below `reach`, in a short loop, and
-    // steps with no existing pair are skipped. The rounds below (unrolled checked code chosen
-    // at run time) took a whole tile's time or more per pass even for one element: on the
-    // H100 (ncu) every tile pass of 2^20 + 1 took 21 us against 12 us for 2^20, that one
-    // block's time, and the whole sort 1.5x 2^20's. Past partial_tile_step_reach the rounds
-    // are faster again (tuning_sort.hpp).
+    // steps with no existing pair are skipped (one element: none). The rounds below (unrolled
+    // checked code chosen at run time) took a whole tile's time or more per pass even for one
+    // element: on the H100 (ncu) every tile pass of 2^20 + 1 took 21 us against 12 us for
+    // 2^20, that one block's time, and the whole sort 1.5x 2^20's. Past
+    // partial_tile_step_reach the padded whole-tile rounds above (tuning_sort.hpp).
     bitonic::for_each_tile_step(s_first, s_last, log2_tile, reach,
                                 [tile, tid, reach, less](unsigned mask, int bit) {
                                   tile_step<E, threads>(tile, reach, mask, bit, tid, less);
                                   __syncthreads();
                                 });
   } else {
-    // Only groups that reach an existing position (packed tiles of several short segments, and
-    // a segment's last tile past partial_tile_step_reach).
+    // Only groups that reach an existing position: packed tiles of several short segments
+    // (each with missing positions inside the tile, so no padding at the end would do).
     const slots local{tile};
     bitonic::for_each_tile_round(s_first, s_last, log2_tile, k, [&](const bitonic::round_spec& r) {
       const unsigned groups = bitonic::groups_below(reach, r);

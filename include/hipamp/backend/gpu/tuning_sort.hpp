@@ -47,12 +47,20 @@ inline constexpr unsigned network_small_row_min = 1u << 19;
 inline constexpr unsigned network_small_row_max = (1u << 20) + (1u << 15);
 
 // A segment's last tile, when partial, runs the network step by step over its existing
-// elements (tile_kernel) if it holds at most 3/16 of a tile, else the checked rounds.
-// Measured on the H100 (bench_sort, bitonic_sort of u32 near 2^20, 2^13 tiles; ms of the
-// rounds / the steps, median of 3 runs): last tile of 1 element 0.146 / 0.113, 576 (10^6)
-// 0.136 / 0.118, 1025 0.153 / 0.132, 2049 0.154 / 0.161, 4097 0.165 / 0.221, 8191 0.187 /
-// 0.333. The steps' loop is cheap per step but does a tile's pairs 256 at a time.
-constexpr unsigned partial_tile_step_reach(int log2_tile) { return (3u << log2_tile) / 16u; }
+// elements (tile_kernel) if it holds at most 1/64 of a tile (128 of a 2^13 tile), else the
+// whole tiles' compile-time rounds on the tile padded with its maximum (pad_partial_tile).
+// Why a threshold at all: the padded tile costs a whole tile's rounds plus a block reduction
+// (~10 barriers), where the steps of a tiny prefix cost next to nothing (one element: no
+// step), which matters where the partial tile's block sets a pass's time (grids of about one
+// wave: 2^20 + 1 is 129 blocks). Why so low: the steps' loop does a tile's pairs 256 at a
+// time with a barrier per step, and grew past a whole tile's time early: on the H100 (bench_sort,
+// bitonic_sort of u32 near 2^20, 2^13 tiles, ms, median of 3 runs; the old checked rounds /
+// the steps) last tile of 1 element 0.146 / 0.113, 576 (10^6) 0.136 / 0.118, 1025 0.153 /
+// 0.132, 2049 0.154 / 0.161, 4097 0.165 / 0.221, 8191 0.187 / 0.333, against 0.096 for 2^20
+// (whole tiles only): already at 576 the steps cost ~20% over whole tiles, which the padded
+// rounds should not. 1/64 is a guess between those points, not yet measured against the
+// padded rounds (s17: to sweep at last tiles of 1, 33, 129, 257, 576, 1025).
+constexpr unsigned partial_tile_step_reach(int log2_tile) { return (1u << log2_tile) / 64u; }
 
 // The bitonic network's passes (tile_kernel, global_round_kernel: hipamp::bitonic_sort, batched
 // sorts, sort_by_key, the merge sort's bitonic tiles) launched chained (vendor::launch_chained,
