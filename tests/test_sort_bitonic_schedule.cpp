@@ -642,7 +642,7 @@ void check_padded_sorts() {
   for (const std::size_t n :
        {std::size_t(s) + 1, std::size_t(s) + 2, std::size_t(s) + s / 2, std::size_t(2) * s - 1,
         std::size_t(3) * s - 1, std::size_t(4) * s - 3, std::size_t(8) * s - 1,
-        std::size_t(5) * s + s / 64 + 1, std::size_t(16) * s - 1}) {
+        std::size_t(5) * s + s / 8 + 1, std::size_t(16) * s - 1}) {
     check_padded_sort<E>(n, 1, up, 13);
     check_padded_sort<E>(n, 1, down, 1000);
   }

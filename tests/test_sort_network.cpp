@@ -105,8 +105,8 @@ TEST_CASE("bitonic_sort: sizes just below powers of two, duplicate keys", "[sort
                                           4 * t4 - 1,
                                           4 * t4 - 3,
                                           3 * t4 - 1,
-                                          5 * t4 + t4 / 64,
-                                          5 * t4 + t4 / 64 + 1,
+                                          5 * t4 + t4 / 8,
+                                          5 * t4 + t4 / 8 + 1,
                                           7 * t4 - 2,
                                           (std::size_t(1) << 18) - 1,
                                           (std::size_t(1) << 18) - 3};

@@ -47,7 +47,7 @@ inline constexpr unsigned network_small_row_min = 1u << 19;
 inline constexpr unsigned network_small_row_max = (1u << 20) + (1u << 15);
 
 // A segment's last tile, when partial, runs the network step by step over its existing
-// elements (tile_kernel) if it holds at most 1/64 of a tile (128 of a 2^13 tile), else the
+// elements (tile_kernel) if it holds at most 1/8 of a tile (1024 of a 2^13 tile), else the
 // whole tiles' compile-time rounds on the tile padded with its maximum (pad_partial_tile).
 // Why a threshold at all: the padded tile costs a whole tile's rounds plus a block reduction
 // (~10 barriers), where the steps of a tiny prefix cost next to nothing (one element: no
@@ -57,10 +57,12 @@ inline constexpr unsigned network_small_row_max = (1u << 20) + (1u << 15);
 // bitonic_sort of u32 near 2^20, 2^13 tiles, ms, median of 3 runs; the old checked rounds /
 // the steps) last tile of 1 element 0.146 / 0.113, 576 (10^6) 0.136 / 0.118, 1025 0.153 /
 // 0.132, 2049 0.154 / 0.161, 4097 0.165 / 0.221, 8191 0.187 / 0.333, against 0.096 for 2^20
-// (whole tiles only): already at 576 the steps cost ~20% over whole tiles, which the padded
-// rounds should not. 1/64 is a guess between those points, not yet measured against the
-// padded rounds (s17: to sweep at last tiles of 1, 33, 129, 257, 576, 1025).
-constexpr unsigned partial_tile_step_reach(int log2_tile) { return (1u << log2_tile) / 64u; }
+// (whole tiles only). Measured against the padded rounds (H100, s17, one bench_sort binary
+// per side, two runs each, CUB merge sort ms / hipamp ms): last tile of 65 steps 1.05; 576
+// steps 1.02 / padded 0.97; 1025 steps 0.94 / padded 0.97; 2049 0.85 / 0.96; 4097 0.76 /
+// 0.94; 8191 0.66 / 0.91. The padded rounds cost about the same at any fill (~0.098 ms near
+// 2^20), the steps grow with the prefix and cross them between 576 and 1025: 1/8 of a tile.
+constexpr unsigned partial_tile_step_reach(int log2_tile) { return (1u << log2_tile) / 8u; }
 
 // The bitonic network's passes (tile_kernel, global_round_kernel: hipamp::bitonic_sort, batched
 // sorts, sort_by_key, the merge sort's bitonic tiles) launched chained (vendor::launch_chained,
