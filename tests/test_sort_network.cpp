@@ -12,6 +12,23 @@
 
 using namespace sort_test;  // NOLINT(google-build-using-namespace): the sort tests' helpers
 
+namespace {
+// bitonic_sort of n of the paper's 12-byte type by y on acc: keys as std::stable_sort's, and
+// the same elements (the network is not stable: ties may come in any order).
+void check_paper_type_network(const hx::accelerator& acc, std::size_t n) {
+  const std::vector<paper_type> input = paper_input(n, false);
+  std::vector<paper_type> up = input;
+  std::stable_sort(up.begin(), up.end(), by_y{});
+  std::vector<paper_type> network = input;
+  hx::bitonic_sort(acc.get_default_view(),
+                   hx::array_view<paper_type, 1>(static_cast<int>(n), network), by_y{});
+  bool keys_match = true;
+  for (std::size_t i = 0; i < n; ++i) keys_match &= network[i].y == up[i].y;
+  CHECK(keys_match);
+  CHECK(is_permutation_of(network, input));
+}
+}  // namespace
+
 TEST_CASE("bitonic_sort: u32 keys across tile and merge boundaries", "[sort][merge]") {
   FOR_EACH_ACCELERATOR(acc) {
     std::vector<std::size_t> sizes = merge_sizes();
@@ -77,16 +94,7 @@ TEST_CASE("bitonic_sort: a partial last tile of every kind", "[sort][merge]") {
     for (const std::size_t n : {t12 + 1, t12 + 2, t12 + 3, 3 * t12 + 100, 4 * t12 - 1,
                                 (std::size_t(1) << 16) + 1, (std::size_t(1) << 16) + t12 / 2 + 1}) {
       INFO("paper type, n = " << n);
-      const std::vector<paper_type> input = paper_input(n, false);
-      std::vector<paper_type> up = input;
-      std::stable_sort(up.begin(), up.end(), by_y{});
-      std::vector<paper_type> network = input;
-      hx::bitonic_sort(acc.get_default_view(),
-                       hx::array_view<paper_type, 1>(static_cast<int>(n), network), by_y{});
-      bool keys_match = true;
-      for (std::size_t i = 0; i < n; ++i) keys_match &= network[i].y == up[i].y;
-      CHECK(keys_match);
-      CHECK(is_permutation_of(network, input));
+      check_paper_type_network(acc, n);
     }
   }
 }
@@ -141,16 +149,7 @@ TEST_CASE("bitonic_sort: sizes just below powers of two, duplicate keys", "[sort
     for (const std::size_t n : {t12 - 1, 2 * t12 - 1, 4 * t12 - 3, 8 * t12 - 1,
                                 (std::size_t(1) << 16) - 1, (std::size_t(1) << 16) - 3}) {
       INFO("paper type, n = " << n);
-      const std::vector<paper_type> input = paper_input(n, false);
-      std::vector<paper_type> up = input;
-      std::stable_sort(up.begin(), up.end(), by_y{});
-      std::vector<paper_type> network = input;
-      hx::bitonic_sort(acc.get_default_view(),
-                       hx::array_view<paper_type, 1>(static_cast<int>(n), network), by_y{});
-      bool keys_match = true;
-      for (std::size_t i = 0; i < n; ++i) keys_match &= network[i].y == up[i].y;
-      CHECK(keys_match);
-      CHECK(is_permutation_of(network, input));
+      check_paper_type_network(acc, n);
     }
   }
 }
