@@ -177,7 +177,7 @@ BENCHMARK(gpu_bitonic_sort_vs_cub_merge_sort_u32)
     ->Arg(1 << 20)
     ->Arg((1 << 20) + 1)
     // A partial last tile of 576 (10^6), 1025, 2049, 4097 and 8191 elements (2^13 tiles);
-    // 65, 129 and 257: the steps against the padded rounds at small fills (partial_tile_step_reach).
+    // 65, 129 and 257: small fills, which take the steps (below partial_tile_step_reach).
     ->Arg((1 << 20) - 8192 + 65)
     ->Arg((1 << 20) - 8192 + 129)
     ->Arg((1 << 20) - 8192 + 257)
