@@ -400,28 +400,46 @@ bool before_by_key_id(const E& a, const E& b) {
   return ka != kb ? ka < kb : id_of(a) < id_of(b);
 }
 
-// tile_kernel's pad_partial_tile replayed thread by thread: the block reduction through the
-// tile's spare slots, then the missing positions [reach, S) filled with the maximum.
+// tile_kernel's pad_partial_tile replayed thread by thread: each thread's strided fold, each
+// warp's shuffle tree (lane l takes lane l + offset's value where that lane exists), the warps'
+// results through the tile's spare slots, then the missing positions [reach, S) filled with
+// the maximum. Warps of 32 lanes, as on NVIDIA (64 on AMD fold the same values in another
+// order; any maximum pads correctly).
 template <class E, class Less>
 E pad_like_the_gpu(std::vector<E>& tile, unsigned reach, int log2_tile, unsigned threads,
                    const Less& less) {
   using slots = bn::tile_memory<E>;
-  const unsigned reducers = std::min(threads, slots::spares(log2_tile));
-  for (unsigned tid = 0; tid < reducers; ++tid) {
+  constexpr unsigned warp = 32;
+  const auto fold_warp = [&less](std::vector<E> lanes) {  // lane 0's value after the shuffles
+    for (unsigned offset = warp / 2; offset > 0; offset /= 2) {
+      for (unsigned lane = 0; lane + offset < warp; ++lane) {  // reads before writes, as shuffles
+        if (less(lanes[lane], lanes[lane + offset])) lanes[lane] = lanes[lane + offset];
+      }
+    }
+    return lanes[0];
+  };
+  const unsigned tile_size = 1u << log2_tile;
+  std::vector<E> folded(threads);
+  for (unsigned tid = 0; tid < threads; ++tid) {
     E m = tile[slots::slot(tid < reach ? tid : 0u)];
-    for (unsigned i = tid + reducers; i < reach; i += reducers) {
-      if (less(m, tile[slots::slot(i)])) m = tile[slots::slot(i)];
+    for (unsigned i = tid + threads; i < tile_size; i += threads) {
+      if (i < reach && less(m, tile[slots::slot(i)])) m = tile[slots::slot(i)];
     }
-    tile[slots::spare(tid)] = m;
+    folded[tid] = m;
   }
-  for (unsigned width = reducers / 2; width >= 1; width /= 2) {
-    for (unsigned tid = 0; tid < width; ++tid) {
-      if (less(tile[slots::spare(tid)], tile[slots::spare(tid + width)]))
-        tile[slots::spare(tid)] = tile[slots::spare(tid + width)];
-    }
+  const unsigned warps = threads / warp;
+  for (unsigned w = 0; w < warps; ++w) {
+    tile[slots::spare(w)] =
+        fold_warp(std::vector<E>(folded.begin() + std::ptrdiff_t(w * warp),
+                                 folded.begin() + std::ptrdiff_t((w + 1) * warp)));
   }
+  std::vector<E> leaders(warp);
+  for (unsigned lane = 0; lane < warp; ++lane) {
+    leaders[lane] = tile[slots::spare(lane < warps ? lane : 0u)];
+  }
+  tile[slots::spare(0)] = fold_warp(leaders);
   const E padding = tile[slots::spare(0)];
-  for (unsigned i = reach; i < (1u << log2_tile); ++i) tile[slots::slot(i)] = padding;
+  for (unsigned i = reach; i < tile_size; ++i) tile[slots::slot(i)] = padding;
   return padding;
 }
 
