@@ -13,6 +13,23 @@
 using namespace sort_test;  // NOLINT(google-build-using-namespace): the sort tests' helpers
 
 namespace {
+// bitonic_sort of u32 keys on acc ascending (less_u32) and descending, against std::sort;
+// returns the ascending reference.
+std::vector<std::uint32_t> check_u32_up_and_down(const hx::accelerator& acc,
+                                                 const std::vector<std::uint32_t>& input) {
+  const int n = static_cast<int>(input.size());
+  std::vector<std::uint32_t> up = input, down = input;
+  std::sort(up.begin(), up.end());
+  std::sort(down.begin(), down.end(), [](std::uint32_t a, std::uint32_t b) { return a > b; });
+  std::vector<std::uint32_t> a = input, b = input;
+  hx::bitonic_sort(acc.get_default_view(), hx::array_view<std::uint32_t, 1>(n, a), less_u32{});
+  CHECK(a == up);
+  hx::bitonic_sort(acc.get_default_view(), hx::array_view<std::uint32_t, 1>(n, b),
+                   hx::descending{});
+  CHECK(b == down);
+  return up;
+}
+
 // bitonic_sort of n of the paper's 12-byte type by y on acc: keys as std::stable_sort's, and
 // the same elements (the network is not stable: ties may come in any order).
 void check_paper_type_network(const hx::accelerator& acc, std::size_t n) {
@@ -80,16 +97,7 @@ TEST_CASE("bitonic_sort: a partial last tile of every kind", "[sort][merge]") {
     for (const std::size_t n : u32_sizes) {
       INFO("u32, n = " << n);
       const std::vector<std::uint32_t> input = random_u32(n, 0);
-      std::vector<std::uint32_t> up = input, down = input;
-      std::sort(up.begin(), up.end());
-      std::sort(down.begin(), down.end(), [](std::uint32_t a, std::uint32_t b) { return a > b; });
-      std::vector<std::uint32_t> a = input, b = input;
-      hx::bitonic_sort(acc.get_default_view(),
-                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), a), less_u32{});
-      CHECK(a == up);
-      hx::bitonic_sort(acc.get_default_view(),
-                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), b), hx::descending{});
-      CHECK(b == down);
+      check_u32_up_and_down(acc, input);
     }
     for (const std::size_t n : {t12 + 1, t12 + 2, t12 + 3, 3 * t12 + 100, 4 * t12 - 1,
                                 (std::size_t(1) << 16) + 1, (std::size_t(1) << 16) + t12 / 2 + 1}) {
@@ -128,16 +136,8 @@ TEST_CASE("bitonic_sort: sizes just below powers of two, duplicate keys", "[sort
     for (const std::size_t n : u32_sizes) {
       INFO("u32, n = " << n);
       const std::vector<std::uint32_t> input = random_u32(n, 97);  // 97 keys, low bits random
-      std::vector<std::uint32_t> up = input, down = input;
-      std::sort(up.begin(), up.end());
-      std::sort(down.begin(), down.end(), [](std::uint32_t a, std::uint32_t b) { return a > b; });
-      std::vector<std::uint32_t> a = input, b = input, c = input;
-      hx::bitonic_sort(acc.get_default_view(),
-                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), a), less_u32{});
-      CHECK(a == up);
-      hx::bitonic_sort(acc.get_default_view(),
-                       hx::array_view<std::uint32_t, 1>(static_cast<int>(n), b), hx::descending{});
-      CHECK(b == down);
+      const std::vector<std::uint32_t> up = check_u32_up_and_down(acc, input);
+      std::vector<std::uint32_t> c = input;
       hx::bitonic_sort(acc.get_default_view(),
                        hx::array_view<std::uint32_t, 1>(static_cast<int>(n), c), by_high_bits{});
       bool keys_match = true;

@@ -43,8 +43,8 @@
 #include <hipamp/backend/gpu/tuning_sort.hpp>
 #include <hipamp/sort_order.hpp>
 
+#include <hipamp/backend/gpu/block_collectives.hpp>
 #include <hipamp/backend/gpu/vendor_primitives.hpp>
-#include <hipamp/backend/gpu/warp_primitives.hpp>
 
 #define HIPAMP_SORT_SHARED_ALIGN HIPAMP_GPU_SHARED_ALIGN(16)
 
@@ -108,15 +108,11 @@ __device__ HIPAMP_ALWAYS_INLINE inline void pad_partial_tile(E* tile, unsigned r
   static_assert(Threads % warp_size_min == 0 && tile_size % Threads == 0 &&
                     Threads / warp_size_min <= slots::spares(Log2Tile),
                 "hipamp: a spare slot per warp of the tile kernel");
-  const auto fold_warp = [&less](E m) {
-    constexpr unsigned lanes = static_cast<unsigned>(warp_size);
-    const unsigned lane = threadIdx.x % lanes;
-#pragma unroll
-    for (unsigned offset = lanes / 2; offset > 0; offset /= 2) {
-      const E other = shuffle_down(m, offset);
-      if (lane + offset < lanes && less(m, other)) m = other;
-    }
-    return m;  // lane 0 holds the warp's maximum
+  // The library's warp reduction (block_collectives.hpp) with "the larger of two" (either of
+  // two equivalent ones, which is why its order does not matter here: any maximum pads).
+  const auto larger = [&less](const E& a, const E& b) { return less(a, b) ? b : a; };
+  const auto fold_warp = [&larger](const E& m) {
+    return warp_reduce(maybe<E>{m, true}, larger).value;  // lane 0 holds the warp's maximum
   };
   __syncthreads();                                  // the prefix is in shared memory
   E m = tile[slots::slot(tid < reach ? tid : 0u)];  // position 0 always exists
