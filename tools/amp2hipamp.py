@@ -24,8 +24,10 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
   index      bare index<N>, index<RANK> -> concurrency::index<...> everywhere in a C++ AMP file
              (POSIX declares a function ::index, so the bare name is ambiguous)
   qualify    bare texture<...>, texture_view<...>, writeonly_texture_view<...> ->
-             concurrency::graphics::...; in a helper header without a using-directive, the
-             other C++ AMP type names -> concurrency::...
+             concurrency::graphics::...; bare norm as a type under `using namespace
+             concurrency::graphics;` -> concurrency::graphics::norm (CUDA's math headers
+             declare a function ::norm, so nvcc finds the bare name ambiguous); in a helper
+             header without a using-directive, the other C++ AMP type names -> concurrency::...
   property   C++ AMP properties of accelerator, accelerator_view and array
              (acc.description, av.accelerator, ...) -> their getters (acc.get_description())
   direct3d_ref  acc == accelerator(accelerator::direct3d_ref) ->
@@ -458,6 +460,7 @@ class Port:
         kernels = self.port_restrict()
         self.port_index()
         self.port_texture_names()
+        self.port_norm_type()
         self.port_properties()
         self.port_ref_checks()
         self.port_calls()
@@ -1064,6 +1067,44 @@ class Port:
         for m in re.finditer(r"\busing\s+(?:::\s*)?(?:concurrency|Concurrency)\s*::\s*index\s*;", mask):
             self.warn(m.start(), "index", "a using-declaration of index at namespace scope "
                       "conflicts with POSIX ::index; qualify the uses instead")
+
+    # ---- norm: CUDA declares a function ::norm ---------------------------------------------
+    def norm_type_uses(self, text):
+        """Offsets in text (code, comments and literals blanked) of the bare name norm used as
+        concurrency::graphics::norm, in a file with `using namespace concurrency::graphics;`:
+        nvcc's host headers declare ::norm(int, const double*), which makes the bare name
+        ambiguous there. None in a file that declares something named norm itself."""
+        mask = self.src.mask
+        directive = re.search(r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\s*::\s*"
+                              r"graphics\s*;", mask)
+        if not directive:
+            return []
+        for d in re.finditer(r"(\w+|[>*&])\s*[*&]?\s*(?<![\w:.])norm\s*[=;,\[{(]", mask):
+            if d.group(1) not in ("return", "else", "case", "throw", "new", "delete", "sizeof",
+                                  "typename", "const", "volatile", "static", "inline"):
+                return []  # a variable, function or member of its own called norm
+        complex_numbers = re.search(r"\bcomplex\b", mask)
+        out = []
+        for m in re.finditer(r"(?<![\w:.#])(?<!->)norm\b", text):
+            after = text[m.end():]
+            if re.match(r"\s*(?:[A-Za-z_]\w*|[&*>,)]|::|\{)", after):
+                out.append(m.start())
+            elif re.match(r"\s*\(", after) and not complex_numbers:
+                close = match_forward(text, m.end() + after.index("("))
+                args = text[m.end() + after.index("(") + 1:close] if close else ""
+                if args.strip() and len(split_top_level(args, ",")) == 1:
+                    out.append(m.start())  # a functional cast: norm(0.5f)
+        return out
+
+    def port_norm_type(self):
+        mask = self.src.mask
+        for at in self.norm_type_uses(mask):
+            if self.src.in_directive(at) or any(e[0] <= at < e[1] for e in self.edits):
+                continue
+            self.edit(at, at, "concurrency::graphics::", "qualify",
+                      "norm -> concurrency::graphics::norm (CUDA's math headers declare a "
+                      "function ::norm: nvcc finds the bare name ambiguous under `using "
+                      "namespace concurrency::graphics;`)")
 
     # ---- textures ---------------------------------------------------------------------------
     def port_texture_names(self):
@@ -2154,6 +2195,8 @@ class Port:
             decl = decl[:m.start()] + "concurrency::" + decl[m.start():]
         for a, b, _ in reversed(unsigned_rank_parameters(decl)):
             decl = decl[:a] + "int" + decl[b:]
+        for at in reversed(self.norm_type_uses(decl)):
+            decl = decl[:at] + "concurrency::graphics::" + decl[at:]
         return decl
 
     def after_last_include(self):

@@ -435,6 +435,63 @@ class IndexRule(PortTest):
             "using namespace concurrency;\nusing concurrency::index;\n")))
 
 
+class NormRule(PortTest):
+    """concurrency::graphics::norm named bare under `using namespace concurrency::graphics;`
+    (as ROCm/hcc's short-vector tests do): nvcc's host headers declare a function ::norm."""
+
+    PROGRAM = r"""#include <amp.h>
+#include <amp_short_vectors.h>
+#include <cstdio>
+#include <random>
+#include <vector>
+using namespace concurrency;
+using namespace concurrency::graphics;
+
+int main()
+{
+    std::mt19937 gen(7);
+    std::uniform_real_distribution<float> dis(-3.0f, 3.0f);
+    std::vector<float> in(256), out(256);
+    for (auto& x : in) x = dis(gen);
+    array_view<const float, 1> a(256, in);
+    array_view<float, 1> b(256, out);
+    std::vector<norm> halves(4, norm(0.5f));
+    array_view<const norm, 1> h(4, halves);
+    parallel_for_each(b.extent, [=](index<1> i) restrict(amp) {
+        norm n(a[i]);
+        b[i] = static_cast<float>(n * h[i[0] % 4]);
+    });
+    b.synchronize();
+    int bad = 0;
+    for (int i = 0; i < 256; ++i) {
+        float c = in[i] < -1.0f ? -1.0f : (in[i] > 1.0f ? 1.0f : in[i]);
+        if (out[i] != c * 0.5f) ++bad;
+    }
+    std::printf(bad ? "FAILED %d\n" : "PASSED\n", bad);
+    return bad != 0;
+}
+"""
+
+    def test_norm_as_a_type_is_qualified_and_nvcc_compiles_it(self):
+        got = self.assertPortRuns(self.PROGRAM)
+        self.assertIn("std::vector<concurrency::graphics::norm> halves(4, "
+                      "concurrency::graphics::norm(0.5f));", got)
+        self.assertIn("array_view<const concurrency::graphics::norm, 1> h(4, halves);", got)
+        self.assertIn("        concurrency::graphics::norm n(a[i]);", got)
+        self.assertIdempotent(got, only_amp=True)
+        self.assertPortCompilesWithNvcc(self.PROGRAM)
+
+    def test_a_file_with_its_own_norm_is_left_alone(self):
+        text = ("using namespace concurrency::graphics;\n"
+                "float norm(float_3 v) { return v.x; }\nfloat f(float_3 v) { return norm(v); }\n")
+        self.assertPorts(text, text, set())
+        text = "using namespace concurrency::graphics;\nvoid f() { float norm = 2; g(norm * 3); }\n"
+        self.assertPorts(text, text, set())
+
+    def test_nothing_without_the_graphics_directive(self):
+        text = "using namespace concurrency;\nconcurrency::graphics::norm a(0.5f); std::norm(z);\n"
+        self.assertPorts(text, text, set())
+
 class PropertyRule(PortTest):
     def test_reads_become_getters(self):
         self.assertPorts("out << acc.description << acc.dedicated_memory << av.accelerator.device_path "
