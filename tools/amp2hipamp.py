@@ -10,7 +10,7 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
   include    #include <amp.h>, <amp_math.h>, <amp_graphics.h>, <amp_short_vectors.h>
              -> one #include <hipamp/amp.h>; a quoted #include whose case or \\ separators
              differ from the file on disk -> the file's own spelling
-  windows    <windows.h>/<Windows.h>, <tchar.h>, <ppl.h>, <d3d11.h>,
+  windows    <windows.h>/<Windows.h>, <tchar.h>, <ppl.h>, <d3d11.h> (and <D3Dcommon.h>),
              <concurrent_queue.h> -> <hipamp/compat/...>;
              <SDKDDKVer.h> dropped; MSVC's internal <xutility> -> <algorithm>; a file using QueryPerformanceCounter/LARGE_INTEGER/DWORD/
              GetTickCount without <windows.h> (<amp.h> brought it on MSVC) gets the compat one;
