@@ -24,8 +24,10 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
   index      bare index<N>, index<RANK> -> concurrency::index<...> everywhere in a C++ AMP file
              (POSIX declares a function ::index, so the bare name is ambiguous)
   qualify    bare texture<...>, texture_view<...>, writeonly_texture_view<...> ->
-             concurrency::graphics::...; in a helper header without a using-directive, the
-             other C++ AMP type names -> concurrency::...
+             concurrency::graphics::...; bare norm as a type under `using namespace
+             concurrency::graphics;` -> concurrency::graphics::norm (CUDA's math headers
+             declare a function ::norm, so nvcc finds the bare name ambiguous); in a helper
+             header without a using-directive, the other C++ AMP type names -> concurrency::...
   property   C++ AMP properties of accelerator, accelerator_view and array
              (acc.description, av.accelerator, ...) -> their getters (acc.get_description())
   direct3d_ref  acc == accelerator(accelerator::direct3d_ref) ->
@@ -41,7 +43,10 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              use (enumerations move there, or their header is included); array_view<...>&
              parameters -> const array_view<...>& (by value where the function swaps them);
              std::max(0U, n.size()) -> std::max<decltype(...)>; template arguments of another
-             signedness -> converted
+             signedness -> converted; `unsigned int Rank` template parameters deduced from a
+             C++ AMP rank (array_view<T, Rank>, index<Rank>, ...) -> int Rank;
+             std::exception("message") (MSVC's constructor taking a message) ->
+             std::runtime_error("message")
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
@@ -142,6 +147,8 @@ UNSUPPORTED = (
 COMPAT_HEADERS = {
     "windows.h": "hipamp/compat/windows.h", "tchar.h": "hipamp/compat/tchar.h",
     "ppl.h": "hipamp/compat/ppl.h", "d3d11.h": "hipamp/compat/d3d11.h",
+    # <d3d11.h> includes it on Windows; samples name it beside <d3d11.h> for D3D_FEATURE_LEVEL.
+    "d3dcommon.h": "hipamp/compat/d3d11.h",
     "concurrent_queue.h": "hipamp/compat/concurrent_queue.h",
 }
 # MSVC's stdext::checked_array_iterator / unchecked_array_iterator (and their make_ functions).
@@ -453,6 +460,7 @@ class Port:
         kernels = self.port_restrict()
         self.port_index()
         self.port_texture_names()
+        self.port_norm_type()
         self.port_properties()
         self.port_ref_checks()
         self.port_calls()
@@ -466,7 +474,9 @@ class Port:
         self.check_divergent_barriers()
         self.port_view_references()
         self.port_mixed_min_max()
+        self.port_exception_message()
         self.port_template_argument_signedness()
+        self.port_unsigned_rank_parameters()
         self.port_unqualified_names()  # never inside another rule's rewrite
         self.port_declaration_order()  # last: moves whole declarations
         self.check_unsupported()
@@ -1058,6 +1068,44 @@ class Port:
             self.warn(m.start(), "index", "a using-declaration of index at namespace scope "
                       "conflicts with POSIX ::index; qualify the uses instead")
 
+    # ---- norm: CUDA declares a function ::norm ---------------------------------------------
+    def norm_type_uses(self, text):
+        """Offsets in text (code, comments and literals blanked) of the bare name norm used as
+        concurrency::graphics::norm, in a file with `using namespace concurrency::graphics;`:
+        nvcc's host headers declare ::norm(int, const double*), which makes the bare name
+        ambiguous there. None in a file that declares something named norm itself."""
+        mask = self.src.mask
+        directive = re.search(r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\s*::\s*"
+                              r"graphics\s*;", mask)
+        if not directive:
+            return []
+        for d in re.finditer(r"(\w+|[>*&])\s*[*&]?\s*(?<![\w:.])norm\s*[=;,\[{(]", mask):
+            if d.group(1) not in ("return", "else", "case", "throw", "new", "delete", "sizeof",
+                                  "typename", "const", "volatile", "static", "inline"):
+                return []  # a variable, function or member of its own called norm
+        complex_numbers = re.search(r"\bcomplex\b", mask)
+        out = []
+        for m in re.finditer(r"(?<![\w:.#])(?<!->)norm\b", text):
+            after = text[m.end():]
+            if re.match(r"\s*(?:[A-Za-z_]\w*|[&*>,)]|::|\{)", after):
+                out.append(m.start())
+            elif re.match(r"\s*\(", after) and not complex_numbers:
+                close = match_forward(text, m.end() + after.index("("))
+                args = text[m.end() + after.index("(") + 1:close] if close else ""
+                if args.strip() and len(split_top_level(args, ",")) == 1:
+                    out.append(m.start())  # a functional cast: norm(0.5f)
+        return out
+
+    def port_norm_type(self):
+        mask = self.src.mask
+        for at in self.norm_type_uses(mask):
+            if self.src.in_directive(at) or any(e[0] <= at < e[1] for e in self.edits):
+                continue
+            self.edit(at, at, "concurrency::graphics::", "qualify",
+                      "norm -> concurrency::graphics::norm (CUDA's math headers declare a "
+                      "function ::norm: nvcc finds the bare name ambiguous under `using "
+                      "namespace concurrency::graphics;`)")
+
     # ---- textures ---------------------------------------------------------------------------
     def port_texture_names(self):
         """texture, texture_view and writeonly_texture_view live in concurrency::graphics (hipamp:
@@ -1078,29 +1126,41 @@ class Port:
         """A helper header used before its includer's `using namespace concurrency;` names
         C++ AMP types bare; MSVC looked them up late, g++ at the template's definition."""
         mask = self.src.mask
+        for m in self.unqualified_amp_names(mask):
+            name = m.group(1)
+            if self.src.in_directive(m.start()):
+                continue
+            if any(e[0] <= m.start() < e[1] or e[0] == m.start() for e in self.edits):
+                continue
+            self.edit(m.start(), m.start(), "concurrency::", "qualify",
+                      "%s -> concurrency::%s (no `using namespace concurrency;` in this file: "
+                      "g++ looks names up where a template is defined)" % (name, name))
+
+    def unqualified_amp_names(self, text):
+        """The bare C++ AMP type names in text (code with comments and literals blanked) that
+        port_unqualified_names qualifies: none where the file has `using namespace
+        concurrency;`."""
+        mask = self.src.mask
         if re.search(r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\b", mask):
-            return
+            return []
         names = ["accelerator_view", "accelerator", "array_view", "tiled_index", "tiled_extent",
                  "tile_barrier", "completion_future"]  # parallel_for_each: found by ADL
         if not re.search(r"\busing\s+namespace\s+std\b", mask):
             names += ["array", "extent"]
         declared = set(re.findall(r"\b(?:class|struct|using|typedef)\s+(?:[\w:<>, ]+\s+)?(\w+)", mask))
-        pattern = r"(?<![\w:.#])(?<!->)(%s)\b" % "|".join(names)
-        for m in re.finditer(pattern, mask):
+        out = []
+        for m in re.finditer(r"(?<![\w:.#])(?<!->)(%s)\b" % "|".join(names), text):
             name = m.group(1)
-            if name in declared or self.src.in_directive(m.start()):
+            if name in declared:
                 continue
             # The type is followed by its template arguments; a variable of that name may be
             # followed by `<<` or `<=` (`log << extent << std::endl`).
-            if name in ("array", "extent") and not re.match(r"\s*<(?![<=])", mask[m.end():]):
+            if name in ("array", "extent") and not re.match(r"\s*<(?![<=])", text[m.end():]):
                 continue
-            if any(e[0] <= m.start() < e[1] or e[0] == m.start() for e in self.edits):
+            if name == "accelerator" and re.search(r"\b(?:std|hipamp)\s*::\s*$", text[:m.start()]):
                 continue
-            if name == "accelerator" and re.search(r"\b(?:std|hipamp)\s*::\s*$", mask[:m.start()]):
-                continue
-            self.edit(m.start(), m.start(), "concurrency::", "qualify",
-                      "%s -> concurrency::%s (no `using namespace concurrency;` in this file: "
-                      "g++ looks names up where a template is defined)" % (name, name))
+            out.append(m)
+        return out
 
     # ---- properties -------------------------------------------------------------------
     def port_properties(self):
@@ -1327,6 +1387,28 @@ class Port:
                 squash(text[m.start():m.end() - 1]), CALL_RULES[name][1]))
             done_to = end
 
+    # ---- std::exception("message"): a constructor only MSVC's std::exception has ----------
+    def port_exception_message(self):
+        mask = self.src.mask
+        include_needed = not re.search(r'#\s*include\s*[<"](?:amp\.h|hipamp/amp\.h|stdexcept)[>"]',
+                                       self.src.text)
+        for m in re.finditer(r"(?<![\w:])(?:::\s*)?std\s*::\s*(exception)\s*\(", mask):
+            if self.src.in_directive(m.start()):
+                continue
+            close = match_forward(mask, m.end() - 1)
+            if close is None or not mask[m.end():close].strip() or \
+                    len(split_top_level(mask[m.end():close], ",")) != 1:
+                continue  # the default constructor, or MSVC's (message, int) one: left alone
+            self.edit(m.start(1), m.end(1), "runtime_error", "msvc",
+                      "std::exception(message) -> std::runtime_error(message) (the message "
+                      "constructor is MSVC's; runtime_error derives from std::exception and "
+                      "what() returns the message)")
+            if include_needed:
+                at = self.top_insertion_point()
+                self.edit(at, at, "#include <stdexcept>  // amp2hipamp: std::runtime_error\n",
+                          "msvc", None)
+                include_needed = False
+
     # ---- std::max(0U, s.length()): size_t was unsigned int on 32-bit Windows ----------------
     def port_mixed_min_max(self):
         mask, text = self.src.mask, self.src.text
@@ -1357,6 +1439,19 @@ class Port:
                       "one type on 32-bit Windows, two on LP64)" % (m.group(1), a, b, m.group(1), new))
 
     # ---- integral template arguments of another signedness ------------------------------------
+    def port_unsigned_rank_parameters(self):
+        """`template <typename T, unsigned int Rank> T Read(const array_view<const T, Rank>&)`:
+        the rank is deduced from an int, which g++ refuses for an unsigned parameter."""
+        mask = self.src.mask
+        for e in scan_namespace_scope(mask)["entities"]:
+            if not e.get("tparams") or not e.get("params"):
+                continue
+            for a, b, name in unsigned_rank_parameters(mask[e["start"]:e["params"][1] + 1]):
+                self.edit(e["start"] + a, e["start"] + b, "int", "msvc",
+                          "template parameter %s %s -> int %s: %s deduces it from a C++ AMP "
+                          "rank (an int), which g++ does not convert (MSVC did)" % (
+                              squash(mask[e["start"] + a:e["start"] + b]), name, name, e["name"]))
+
     def port_template_argument_signedness(self):
         """`template <unsigned M> ... IsBitSet<N, M>` where IsBitSet takes `int Bit`: a narrowing
         template argument, which MSVC converts and g++ rejects when the value does not fit."""
@@ -2094,6 +2189,14 @@ class Port:
                               self.src.mask)
         qualifier = (directive.group(1) if directive else "concurrency") + "::"
         decl = re.sub(r"(?<![\w:.])(?<!->)index(?=\s*<)", qualifier + "index", decl)
+        # The qualify rule's C++ AMP names (a file without `using namespace concurrency;`):
+        # the declaration is copied from the definition's original text.
+        for m in reversed(self.unqualified_amp_names(decl)):
+            decl = decl[:m.start()] + "concurrency::" + decl[m.start():]
+        for a, b, _ in reversed(unsigned_rank_parameters(decl)):
+            decl = decl[:a] + "int" + decl[b:]
+        for at in reversed(self.norm_type_uses(decl)):
+            decl = decl[:at] + "concurrency::graphics::" + decl[at:]
         return decl
 
     def after_last_include(self):
@@ -2441,6 +2544,32 @@ def template_param_types(tparams):
 
 def is_unsigned(t):
     return t.startswith("unsigned") or t.endswith("size_t")
+
+
+# A template parameter named as the rank of a C++ AMP type (whose rank parameter is an int).
+RANK_ARGUMENT = r"\b(?:array_view|array|array_ref|texture)\s*<[^<>;]*,\s*%s\s*>|\b(?:index|extent)\s*<\s*%s\s*>"
+
+
+def unsigned_rank_parameters(head):
+    """(start, end, name) in head (a function template's head through its parameter list,
+    comments blanked) of the unsigned types of the template parameters its parameters use as a C++ AMP rank:
+    `template <typename T, unsigned int Rank> T f(const array_view<T, Rank>&)`. C++ AMP's rank
+    is an int; deducing a parameter of another type from it fails ([temp.deduct.type]), which
+    MSVC let pass."""
+    t = re.match(r"\s*template\s*<", head)
+    close = match_template_head(head, t.end() - 1) if t else None
+    if close is None:
+        return []
+    tparams, rest = head[t.end():close], head[close + 1:]
+    out = []
+    for typ, name in template_param_types(tparams):
+        if not typ or not name or not is_unsigned(typ) or \
+                not re.search(RANK_ARGUMENT % ((re.escape(name),) * 2), rest):
+            continue
+        m = re.search(r"(?<![\w:])(%s)\s+%s\b" % (INTEGRAL, re.escape(name)), tparams)
+        if m:
+            out.append((t.end() + m.start(1), t.end() + m.end(1), name))
+    return out
 
 
 def scope_at(scan, offset):

@@ -435,6 +435,63 @@ class IndexRule(PortTest):
             "using namespace concurrency;\nusing concurrency::index;\n")))
 
 
+class NormRule(PortTest):
+    """concurrency::graphics::norm named bare under `using namespace concurrency::graphics;`
+    (as ROCm/hcc's short-vector tests do): nvcc's host headers declare a function ::norm."""
+
+    PROGRAM = r"""#include <amp.h>
+#include <amp_short_vectors.h>
+#include <cstdio>
+#include <random>
+#include <vector>
+using namespace concurrency;
+using namespace concurrency::graphics;
+
+int main()
+{
+    std::mt19937 gen(7);
+    std::uniform_real_distribution<float> dis(-3.0f, 3.0f);
+    std::vector<float> in(256), out(256);
+    for (auto& x : in) x = dis(gen);
+    array_view<const float, 1> a(256, in);
+    array_view<float, 1> b(256, out);
+    std::vector<norm> halves(4, norm(0.5f));
+    array_view<const norm, 1> h(4, halves);
+    parallel_for_each(b.extent, [=](index<1> i) restrict(amp) {
+        norm n(a[i]);
+        b[i] = static_cast<float>(n * h[i[0] % 4]);
+    });
+    b.synchronize();
+    int bad = 0;
+    for (int i = 0; i < 256; ++i) {
+        float c = in[i] < -1.0f ? -1.0f : (in[i] > 1.0f ? 1.0f : in[i]);
+        if (out[i] != c * 0.5f) ++bad;
+    }
+    std::printf(bad ? "FAILED %d\n" : "PASSED\n", bad);
+    return bad != 0;
+}
+"""
+
+    def test_norm_as_a_type_is_qualified_and_nvcc_compiles_it(self):
+        got = self.assertPortRuns(self.PROGRAM)
+        self.assertIn("std::vector<concurrency::graphics::norm> halves(4, "
+                      "concurrency::graphics::norm(0.5f));", got)
+        self.assertIn("array_view<const concurrency::graphics::norm, 1> h(4, halves);", got)
+        self.assertIn("        concurrency::graphics::norm n(a[i]);", got)
+        self.assertIdempotent(got, only_amp=True)
+        self.assertPortCompilesWithNvcc(self.PROGRAM)
+
+    def test_a_file_with_its_own_norm_is_left_alone(self):
+        text = ("using namespace concurrency::graphics;\n"
+                "float norm(float_3 v) { return v.x; }\nfloat f(float_3 v) { return norm(v); }\n")
+        self.assertPorts(text, text, set())
+        text = "using namespace concurrency::graphics;\nvoid f() { float norm = 2; g(norm * 3); }\n"
+        self.assertPorts(text, text, set())
+
+    def test_nothing_without_the_graphics_directive(self):
+        text = "using namespace concurrency;\nconcurrency::graphics::norm a(0.5f); std::norm(z);\n"
+        self.assertPorts(text, text, set())
+
 class PropertyRule(PortTest):
     def test_reads_become_getters(self):
         self.assertPorts("out << acc.description << acc.dedicated_memory << av.accelerator.device_path "
@@ -766,6 +823,12 @@ class WindowsIsms(PortTest):
                          "#include <hipamp/compat/windows.h>\n#include <hipamp/compat/windows.h>\n"
                          "#include <hipamp/compat/tchar.h>\n#include <hipamp/compat/ppl.h>\n"
                          "#include <hipamp/compat/d3d11.h>\n", {"windows"})
+
+    def test_d3dcommon_header_becomes_the_d3d11_compat_header(self):
+        # <d3d11.h> includes <D3Dcommon.h> on Windows; the book's Chapter 12 names both.
+        self.assertPorts("#include <d3d11.h>\n#include <D3Dcommon.h>\n",
+                         "#include <hipamp/compat/d3d11.h>\n#include <hipamp/compat/d3d11.h>\n",
+                         {"windows"})
 
     def test_concurrent_queue_header_becomes_compat_header(self):
         self.assertPorts("#include <concurrent_queue.h>\n",
@@ -2026,6 +2089,65 @@ class MsvcPermissiveParsing(PortTest):
         self.assertFalse(any("BumpView assigns or swaps" in l for l in report), report)
         self.assertIdempotent(got)
         self.assertIn("2", compile_ported(self, got, run=True))
+
+    def test_a_declaration_ahead_gets_the_qualify_rule_too(self):
+        # A file without `using namespace concurrency;` (as ROCm/hcc's two-file short-vector
+        # test): the definition's bare array_view is qualified, and so must be the copy of
+        # its head declared ahead, or a second run qualifies it then (not idempotent).
+        text = ("#include <amp.h>\n#include <vector>\nint main() {\n"
+                "  std::vector<float> v(4, 1.0f);\n  concurrency::array_view<float, 1> a(4, v);\n"
+                "  Twice(a);\n  return a[0] == 2.0f ? 0 : 1;\n}\n"
+                "void Twice(const array_view<float, 1>& a) {\n"
+                "  concurrency::parallel_for_each(a.extent, [=](concurrency::index<1> i) "
+                "restrict(amp) { a[i] *= 2; });\n}\n")
+        got, report = port(text)
+        self.assertIn("\nvoid Twice(const concurrency::array_view<float, 1>& a);  // amp2hipamp: "
+                      "declared ahead", got)
+        self.assertIn("\nvoid Twice(const concurrency::array_view<float, 1>& a) {\n", got)
+        self.assertIdempotent(got)
+        compile_ported(self, got, run=True)
+
+    def test_exception_with_a_message_becomes_runtime_error(self):
+        # MSVC's std::exception takes a message; the standard one does not. The default
+        # constructor, a catch clause and a file without <amp.h> (which gets <stdexcept>).
+        self.assertPorts("#include <amp.h>\nvoid Check(int n) {\n"
+                         "  if (n % 16 != 0) throw std::exception(\"not a multiple of 16\");\n"
+                         "  try { throw std::exception(); } catch (const std::exception&) { }\n}\n",
+                         "#include <hipamp/amp.h>\nvoid Check(int n) {\n"
+                         "  if (n % 16 != 0) throw std::runtime_error(\"not a multiple of 16\");\n"
+                         "  try { throw std::exception(); } catch (const std::exception&) { }\n}\n",
+                         {"include", "msvc"})
+        self.assertPorts("#include <vector>\nvoid Fail() { throw std::exception(\"bad size\"); }\n",
+                         "#include <stdexcept>  // amp2hipamp: std::runtime_error\n#include <vector>\n"
+                         "void Fail() { throw std::runtime_error(\"bad size\"); }\n", {"msvc"})
+        got = port("#include <amp.h>\n#include <cstdio>\n#include <cstring>\nint main() {\n"
+                   "  try { throw std::exception(\"tile size\"); }\n"
+                   "  catch (std::exception& e) { std::printf(\"%s\\n\", e.what());\n"
+                   "    return std::strcmp(e.what(), \"tile size\") == 0 ? 0 : 1; }\n"
+                   "  return 1;\n}\n")[0]
+        self.assertIn("tile size", compile_ported(self, got, run=True))
+
+    def test_unsigned_rank_template_parameter_becomes_int(self):
+        # As the book's Chapter 12 pads a transpose: `unsigned int Rank` deduced from
+        # array_view<T, Rank> and index<Rank> (whose rank is an int); g++ refuses the
+        # deduction, MSVC converted. A class template's unsigned parameter is left alone.
+        text = ("#include <amp.h>\n#include <cstdio>\n#include <vector>\nusing namespace concurrency;\n"
+                "template <typename T, unsigned int Rank>\n"
+                "T PadRead(const array_view<const T, Rank>& a, const index<Rank>& i) restrict(amp)\n"
+                "{\n    return a.extent.contains(i) ? a[i] : T();\n}\n"
+                "template <unsigned N, typename T>\nstruct Holder { T v[N]; };\n"
+                "int main() {\n  std::vector<int> in(12, 7), out(16, 0);\n"
+                "  array_view<const int, 2> a(3, 4, in);\n  array_view<int, 2> b(4, 4, out);\n"
+                "  parallel_for_each(b.extent, [=](index<2> i) restrict(amp) { b[i] = PadRead(a, i); });\n"
+                "  b.synchronize();\n  int sum = 0;\n  for (int x : out) sum += x;\n"
+                "  std::printf(\"%d\\n\", sum);\n  return sum == 84 ? 0 : 1;\n}\n")
+        got, report = port(text)
+        self.assertIn("template <typename T, int Rank>\nHIPAMP_RESTRICT T PadRead(", got)
+        self.assertIn("template <unsigned N, typename T>\nstruct Holder", got)
+        self.assertTrue(any("[msvc] template parameter unsigned int Rank -> int Rank" in l
+                            for l in report), report)
+        self.assertIdempotent(got)
+        self.assertIn("84", compile_ported(self, got, run=True))
 
     def test_typename_before_a_dependent_type_in_template_arguments(self):
         self.assertPorts("#include <amp.h>\ntemplate <typename C, typename Tr>\n"
