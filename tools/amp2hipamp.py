@@ -560,6 +560,10 @@ class Port:
                 specifiers = macros[m.group(2)]
             else:
                 specifiers = [s.strip() for s in m.group(1).split(",") if s.strip()]
+                if not specifiers and "," in m.group(1):
+                    # `restrict(,)`: empty entries are skipped (HCC's parser), so a list of
+                    # nothing else names no restriction, the default: cpu.
+                    specifiers = ["cpu"]
             unknown = [s for s in specifiers if s not in ("cpu", "amp", "direct3d", "auto")]
             if unknown or not specifiers:
                 self.warn(m.start(), "restrict", "unknown restriction %r left as is" % m.group(0))

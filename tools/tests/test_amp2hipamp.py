@@ -402,6 +402,17 @@ class RestrictLeftAlone(PortTest):
                 "/* [=](int) restrict(amp) */ int* __restrict p; int restricted(int);\n")
         self.assertPorts(text, text, set())
 
+    def test_empty_entries_in_a_restriction_list(self):
+        # HCC skips empty entries (its RestrictionSpecifier/OKCase test); a list of commas
+        # alone is the default restriction, cpu. restrict() stays an unknown restriction.
+        self.assertPorts("int f() restrict(,) { return 0; }\nint g() restrict(amp,) { return 1; }\n"
+                         "int h() restrict(,   ,,cpu,,) { return 2; }\n",
+                         "int f() { return 0; }\nHIPAMP_RESTRICT int g() { return 1; }\n"
+                         "int h() { return 2; }\n", {"restrict"})
+        got, report = port("int k() restrict() { return 3; }")
+        self.assertEqual(got, "int k() restrict() { return 3; }")
+        self.assertIn("unknown restriction", report[0])
+
     def test_unknown_restriction_is_reported(self):
         text = "int f() restrict(d3d11) { return 1; }"
         got, report = port(text)
