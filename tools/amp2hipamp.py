@@ -619,6 +619,12 @@ class Port:
                     amp_only.setdefault(name, []).append(decl)
         for name in sorted(set(amp_only) & set(cpu_only)):
             self.port_restriction_overloads(name, amp_only[name], cpu_only[name])
+        for name in sorted(set(amp_only) - set(cpu_only)):
+            # No clause means restrict(cpu): `int f() restrict(amp) {...}` beside `int f() {...}`
+            # is the same overload pair (HCC's Overload/Test_Overload).
+            implicit = self.unrestricted_namesakes(name, {params for _, params, _, _ in amp_only[name]})
+            if implicit:
+                self.port_restriction_overloads(name, amp_only[name], implicit)
         for name, decl in out_of_line_cpu:
             if decl[1] not in {params for _, params, _, _ in amp_only.get(name, [])}:
                 self.port_out_of_line_cpu_definition(name, decl)
@@ -895,6 +901,30 @@ class Port:
                 if guard[0] != "!":
                     self.warn(offset, "restrict", "%s is overloaded on restriction: on the CPU "
                               "device kernels call its restrict(cpu) overload" % name)
+
+    def unrestricted_namesakes(self, name, params_set):
+        """Namespace-scope definitions of the function `name` with no restrict clause
+        (restrict(cpu) by default) whose parameter list is one of params_set, as port_restrict
+        records declarations: (offset, params, declaration start, end of the parameter list).
+        Only definitions: beside a restrict(amp) one they were a redefinition; a declaration
+        may stand in another #if branch than the restrict(amp) definition it names."""
+        mask = self.src.mask
+        found = []
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            return found
+        for m in re.finditer(r"(?<![\w:.>~])(?<!->)%s\s*\(" % re.escape(name), mask):
+            if self.src.in_directive(m.start()) or list(enclosing_braces(mask, m.start())):
+                continue
+            close = match_forward(mask, m.end() - 1)
+            if close is None or not re.match(r"\s*(?:(?:const|noexcept)\b\s*)*\{", mask[close + 1:]):
+                continue
+            head = statement_prefix(mask, 0, m.start())
+            if not head.strip() or re.search(r"[=(]", head):
+                continue  # no return type, or a call in an initializer
+            params = re.sub(r"\s+", " ", mask[m.end():close]).strip()
+            if params in params_set:
+                found.append((m.start(), params, self.declaration_start(m.start()), close + 1))
+        return found
 
     def port_out_of_line_cpu_definition(self, name, decl):
         """`void C::f() restrict(cpu) { ... }` in a .cpp, where C's header may overload f on

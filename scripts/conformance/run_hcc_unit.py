@@ -56,7 +56,7 @@ FAILURES = ("run", "build", "port", "neg-accepted")
 AMP = re.compile(r"restrict\s*\(\s*(cpu\s*,\s*)?amp|#\s*include\s*<amp(_math|_short_vectors|_graphics)?\.h>")
 HCC_EXT = re.compile(r"\bhc::|<hc[_a-z]*\.hpp>|\[\[\s*hc\b|__attribute__\s*\(\(\s*(hc|amp|cpu)\b|\bKalmar\b|"
                      r"__cxxamp|\bhsa_|<hsa[_a-z]*\.h>|%hsa_|\bHSA_|restrict\s*\([^)]*\bauto\b|"
-                     r"__HCC_ACCELERATOR__|annotate\(\"\w*serialize")
+                     r"\b__AUTO\b|__HCC_ACCELERATOR__|annotate\(\"\w*serialize")
 IR = re.compile(r"%amp_device|-emit-llvm|%cppfilt|%llvm|%opt\b|%clang_cc1|-verify\b")
 RUN = re.compile(r"^\s*//.*?\bRUN:(.*)$", re.M)
 XFAIL = re.compile(r"XFAIL\s*:\s*\*")
@@ -235,7 +235,8 @@ def main():
                 break
         if kind == "negative":
             result["class"] = "neg-ok" if failed_build else "neg-accepted"
-            result["why"] = "" if failed_build else "built, though C++ AMP rejects it" + (
+            # A rejection's first error is kept: it should be the one the test is about.
+            result["why"] = failed_build or "built, though C++ AMP rejects it" + (
                 " (%s)" % failed_run if failed_run else "")
         elif kind == "xfail":
             result["class"] = "xfail" if failed_build or failed_run else "xfail-passes"
@@ -277,6 +278,8 @@ def main():
               "", "## Failures", ""]
     lines += ["- %s **%s**: %s" % (r["test"], r["class"], r["why"].replace("|", "\\|"))
               for r in results if r["class"] in FAILURES]
+    lines += ["", "## Negative tests rejected (the first error should be what the test is about)", ""]
+    lines += ["- %s: %s" % (r["test"], r["why"].replace("|", "\\|")) for r in results if r["class"] == "neg-ok"]
     lines += ["", "## XFAIL in HCC", ""]
     lines += ["- %s **%s** %s" % (r["test"], r["class"], r["why"].replace("|", "\\|"))
               for r in results if r["class"].startswith("xfail")]

@@ -367,6 +367,27 @@ class RestrictOnFunctions(PortTest):
             "int main() { result r{5}; r.verify(); return r.code == 7 && plain() == 1 ? 0 : 1; }\n"
         self.assertRunsAndCompilesWithNvcc(program)
 
+    def test_unannotated_namesake_is_the_cpu_overload(self):
+        # No clause is restrict(cpu) (HCC's Overload/Test_Overload): the pair was a redefinition.
+        # A call in a namespace-scope initializer and an overload with other parameters are
+        # neither bracketed.
+        text = ("int callee() restrict(amp)\n{\n    return 1;\n}\n\n"
+                "int callee()\n{\n    return 2;\n}\n"
+                "int callee(int k) { return k; }\nint first = callee();\n")
+        got, report = port(text)
+        self.assertEqual(got, "#if HIPAMP_DEVICE_COMPILE  // C++ AMP overloads callee on restriction\n"
+                              "HIPAMP_RESTRICT int callee()\n{\n    return 1;\n}\n#endif\n\n"
+                              "#if !HIPAMP_DEVICE_COMPILE  // C++ AMP overloads callee on restriction\n"
+                              "int callee()\n{\n    return 2;\n}\n#endif\n"
+                              "int callee(int k) { return k; }\nint first = callee();\n")
+        warned = [l for l in report if "warning" in l]
+        self.assertEqual(len(warned), 1, warned)
+        self.assertIn("kernels call its restrict(cpu) overload", warned[0])
+        self.assertIdempotent(got)
+        program = ("#include <amp.h>\n" + text +
+                   "int main() { return first == 2 && callee(3) == 3 ? 0 : 1; }\n")
+        self.assertRunsAndCompilesWithNvcc(port(program)[0])
+
     def test_overloads_with_other_parameters_stay_overloads(self):
         text = ("template <typename T> bool isnan(T v) restrict(cpu) { return v != v; }\n"
                 "inline bool isnan(float v) restrict(amp) { return v != v; }\n")
