@@ -2041,7 +2041,15 @@ class Port:
                     if view_params_modified(mask, params, body)}
         passed_on = {name for name, params, body, _ in lists.values()
                      if view_params_passed_on(mask, params, body)}
+        # A constructor binding the parameter to a reference member (`array_view<int>& c_;`
+        # initialised `c_(c)`, HCC's Design/pass_by_ref) needs the non-const reference: a
+        # const one does not bind to the member, a copy would leave it dangling. Its callers
+        # pass named views, which MSVC's rule never concerned.
+        bound = {name for name, params, body, _ in lists.values()
+                 if view_params_bound_to_reference_members(mask, params, body)}
         for name, params, body, _ in lists.values():
+            if name in bound:
+                continue
             by_value = name in modified or name in passed_on
             for start, end, new in rewrite_view_params(mask, params[0], params[1], by_value):
                 self.edit(start, end, new, "msvc", "parameter %s -> %s in %s (MSVC binds "
@@ -2318,6 +2326,32 @@ def view_params_passed_on(mask, params, body):
             continue
         if re.search(r"\w\s*(?:<[^;{}()]*>)?\s*\((?:[^;()]*,)?\s*%s\s*[,)]" % re.escape(name.group(1)),
                      inner):
+            return True
+    return False
+
+
+def view_params_bound_to_reference_members(mask, params, body):
+    """Whether a constructor's member initializer list (between its parameter list and its
+    body) binds one of the array_view& parameters to a member its class declares as a
+    reference to an array_view (`array_view<int, 2>& c_;`)."""
+    if body is None:
+        return False
+    inits = mask[params[1] + 1:body[0]]
+    if not re.match(r"\s*:", inits):
+        return False
+    names = set()
+    for m in view_ref_matches(mask, params[0], params[1]):
+        name = re.match(r"\s*([A-Za-z_]\w*)", mask[m.end():])
+        if name:
+            names.add(name.group(1))
+    # The members of the class around the constructor; the whole file for one defined
+    # outside its class.
+    braces = list(enclosing_braces(mask, params[0]))
+    close = match_forward(mask, braces[0]) if braces else None
+    members = mask[braces[0]:close] if close is not None else mask
+    for member, arg in re.findall(r"([A-Za-z_]\w*)\s*[({]\s*([A-Za-z_]\w*)\s*[)}]", inits):
+        if arg in names and re.search(r"\barray_view\s*<[^;{}()]*>\s*&\s*%s\s*[;,=]" % re.escape(member),
+                                      members):
             return True
     return False
 

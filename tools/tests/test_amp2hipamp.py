@@ -2122,6 +2122,27 @@ class MsvcPermissiveParsing(PortTest):
         self.assertIdempotent(got)
         self.assertIn("2", compile_ported(self, got, run=True))
 
+    def test_a_view_reference_bound_to_a_reference_member_stays(self):
+        # A host class holding a reference to the caller's view (as HCC's Design/pass_by_ref
+        # does): `const array_view&` would not bind to the member `array_view<int>& v_`, and a
+        # copy would leave it dangling. Another constructor of the same shape whose member is a
+        # view, not a reference, still gets const&.
+        text = ("#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n"
+                "class Holder {\n public:\n  Holder(array_view<int, 1>& v, int k) : v_(v), k_(k) {}\n"
+                "  void run() {\n    array_view<int, 1> w = v_;\n    int k = k_;\n"
+                "    parallel_for_each(w.extent, [=](index<1> i) restrict(amp) { w[i] += k; });\n  }\n"
+                "  void rebind_check() { v_[0] += 100; }\n"
+                " private:\n  array_view<int, 1>& v_;\n  int k_;\n};\n"
+                "struct Copier {\n  Copier(array_view<int, 1>& v) : v_(v) {}\n  array_view<int, 1> v_;\n};\n"
+                "int main() {\n  std::vector<int> d(8, 1);\n  array_view<int, 1> av(8, d);\n"
+                "  Holder h(av, 2);\n  h.run();\n  h.rebind_check();\n  Copier c(av);\n  av.synchronize();\n"
+                "  for (int i = 0; i < 8; ++i) if (d[i] != (i ? 3 : 103)) return 1;\n  return 0;\n}\n")
+        got, report = port(text)
+        self.assertIn("  Holder(array_view<int, 1>& v, int k) : v_(v), k_(k) {}", got)
+        self.assertIn("  Copier(const array_view<int, 1>& v) : v_(v) {}", got)
+        self.assertIdempotent(got)
+        compile_ported(self, got, run=True)
+
     def test_a_declaration_ahead_gets_the_qualify_rule_too(self):
         # A file without `using namespace concurrency;` (as ROCm/hcc's two-file short-vector
         # test): the definition's bare array_view is qualified, and so must be the copy of
