@@ -55,7 +55,7 @@ FAILURES = ("run", "build", "port", "neg-accepted")
 # host-only tests).
 AMP = re.compile(r"restrict\s*\(\s*(cpu\s*,\s*)?amp|#\s*include\s*<amp(_math|_short_vectors|_graphics)?\.h>")
 HCC_EXT = re.compile(r"\bhc::|<hc[_a-z]*\.hpp>|\[\[\s*hc\b|__attribute__\s*\(\(\s*(hc|amp|cpu)\b|\bKalmar\b|"
-                     r"__cxxamp|\bhsa_|<hsa[_a-z]*\.h>|%hsa_|\bHSA_|restrict\s*\([^)]*\bauto\b|"
+                     r"__cxxamp|\bhsa_|<hsa[_a-z]*\.h>|%hsa_|\bHSA_|restri?ct\s*\([^)]*\bauto\b|-fauto-auto|"
                      r"\b__AUTO\b|__HCC_ACCELERATOR__|annotate\(\"\w*serialize")
 IR = re.compile(r"%amp_device|-emit-llvm|%cppfilt|%llvm|%opt\b|%clang_cc1|-verify\b")
 RUN = re.compile(r"^\s*//.*?\bRUN:(.*)$", re.M)
