@@ -560,6 +560,10 @@ class Port:
                 specifiers = macros[m.group(2)]
             else:
                 specifiers = [s.strip() for s in m.group(1).split(",") if s.strip()]
+                if not specifiers and "," in m.group(1):
+                    # `restrict(,)`: empty entries are skipped (HCC's parser), so a list of
+                    # nothing else names no restriction, the default: cpu.
+                    specifiers = ["cpu"]
             unknown = [s for s in specifiers if s not in ("cpu", "amp", "direct3d", "auto")]
             if unknown or not specifiers:
                 self.warn(m.start(), "restrict", "unknown restriction %r left as is" % m.group(0))
@@ -615,6 +619,12 @@ class Port:
                     amp_only.setdefault(name, []).append(decl)
         for name in sorted(set(amp_only) & set(cpu_only)):
             self.port_restriction_overloads(name, amp_only[name], cpu_only[name])
+        for name in sorted(set(amp_only) - set(cpu_only)):
+            # No clause means restrict(cpu): `int f() restrict(amp) {...}` beside `int f() {...}`
+            # is the same overload pair (HCC's Overload/Test_Overload).
+            implicit = self.unrestricted_namesakes(name, {params for _, params, _, _ in amp_only[name]})
+            if implicit:
+                self.port_restriction_overloads(name, amp_only[name], implicit)
         for name, decl in out_of_line_cpu:
             if decl[1] not in {params for _, params, _, _ in amp_only.get(name, [])}:
                 self.port_out_of_line_cpu_definition(name, decl)
@@ -891,6 +901,30 @@ class Port:
                 if guard[0] != "!":
                     self.warn(offset, "restrict", "%s is overloaded on restriction: on the CPU "
                               "device kernels call its restrict(cpu) overload" % name)
+
+    def unrestricted_namesakes(self, name, params_set):
+        """Namespace-scope definitions of the function `name` with no restrict clause
+        (restrict(cpu) by default) whose parameter list is one of params_set, as port_restrict
+        records declarations: (offset, params, declaration start, end of the parameter list).
+        Only definitions: beside a restrict(amp) one they were a redefinition; a declaration
+        may stand in another #if branch than the restrict(amp) definition it names."""
+        mask = self.src.mask
+        found = []
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            return found
+        for m in re.finditer(r"(?<![\w:.>~])(?<!->)%s\s*\(" % re.escape(name), mask):
+            if self.src.in_directive(m.start()) or list(enclosing_braces(mask, m.start())):
+                continue
+            close = match_forward(mask, m.end() - 1)
+            if close is None or not re.match(r"\s*(?:(?:const|noexcept)\b\s*)*\{", mask[close + 1:]):
+                continue
+            head = statement_prefix(mask, 0, m.start())
+            if not head.strip() or re.search(r"[=(]", head):
+                continue  # no return type, or a call in an initializer
+            params = re.sub(r"\s+", " ", mask[m.end():close]).strip()
+            if params in params_set:
+                found.append((m.start(), params, self.declaration_start(m.start()), close + 1))
+        return found
 
     def port_out_of_line_cpu_definition(self, name, decl):
         """`void C::f() restrict(cpu) { ... }` in a .cpp, where C's header may overload f on
@@ -2007,7 +2041,15 @@ class Port:
                     if view_params_modified(mask, params, body)}
         passed_on = {name for name, params, body, _ in lists.values()
                      if view_params_passed_on(mask, params, body)}
+        # A constructor binding the parameter to a reference member (`array_view<int>& c_;`
+        # initialised `c_(c)`, HCC's Design/pass_by_ref) needs the non-const reference: a
+        # const one does not bind to the member, a copy would leave it dangling. Its callers
+        # pass named views, which MSVC's rule never concerned.
+        bound = {name for name, params, body, _ in lists.values()
+                 if view_params_bound_to_reference_members(mask, params, body)}
         for name, params, body, _ in lists.values():
+            if name in bound:
+                continue
             by_value = name in modified or name in passed_on
             for start, end, new in rewrite_view_params(mask, params[0], params[1], by_value):
                 self.edit(start, end, new, "msvc", "parameter %s -> %s in %s (MSVC binds "
@@ -2284,6 +2326,32 @@ def view_params_passed_on(mask, params, body):
             continue
         if re.search(r"\w\s*(?:<[^;{}()]*>)?\s*\((?:[^;()]*,)?\s*%s\s*[,)]" % re.escape(name.group(1)),
                      inner):
+            return True
+    return False
+
+
+def view_params_bound_to_reference_members(mask, params, body):
+    """Whether a constructor's member initializer list (between its parameter list and its
+    body) binds one of the array_view& parameters to a member its class declares as a
+    reference to an array_view (`array_view<int, 2>& c_;`)."""
+    if body is None:
+        return False
+    inits = mask[params[1] + 1:body[0]]
+    if not re.match(r"\s*:", inits):
+        return False
+    names = set()
+    for m in view_ref_matches(mask, params[0], params[1]):
+        name = re.match(r"\s*([A-Za-z_]\w*)", mask[m.end():])
+        if name:
+            names.add(name.group(1))
+    # The members of the class around the constructor; the whole file for one defined
+    # outside its class.
+    braces = list(enclosing_braces(mask, params[0]))
+    close = match_forward(mask, braces[0]) if braces else None
+    members = mask[braces[0]:close] if close is not None else mask
+    for member, arg in re.findall(r"([A-Za-z_]\w*)\s*[({]\s*([A-Za-z_]\w*)\s*[)}]", inits):
+        if arg in names and re.search(r"\barray_view\s*<[^;{}()]*>\s*&\s*%s\s*[;,=]" % re.escape(member),
+                                      members):
             return True
     return False
 

@@ -77,6 +77,25 @@ def first_error(out, root):
     return (out.strip().splitlines() or ["?"])[-1][:200]
 
 
+def ensure_package(prefix, work, cuda, jobs):
+    """The installed hipamp package to build against: prefix if given, else one built and
+    installed from this tree under work/ (shared with scripts/conformance/run_hcc_unit.py)."""
+    if prefix:
+        return os.path.abspath(prefix)
+    prefix = os.path.join(work, "hipamp-install")
+    build = os.path.join(work, "hipamp-build")
+    log = os.path.join(work, "library.log")
+    backend = ["-DHIPAMP_BACKEND=cuda", "-DCMAKE_CUDA_ARCHITECTURES=" + os.environ.get("CUDA_ARCH", "90")] \
+        if cuda else ["-DHIPAMP_BACKEND=cpu"]
+    for cmd in (["cmake", "-S", REPO, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DHIPAMP_BUILD_TESTS=OFF",
+                 "-DHIPAMP_BUILD_BENCHMARKS=OFF", "-DHIPAMP_BUILD_EXAMPLES=OFF"] + backend,
+                ["cmake", "--build", build, "--target", "hipamp", "-j%d" % jobs],
+                ["cmake", "--install", build, "--prefix", prefix]):
+        if sh(cmd, log)[0] != 0:
+            sys.exit("building the library failed: see %s" % log)
+    return prefix
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", default="/work/conformance", help="folder that holds amp-conformance/")
@@ -104,20 +123,7 @@ def main():
     os.makedirs(os.path.join(work, "logs"), exist_ok=True)
     ported = os.path.join(work, "suite")
 
-    if args.prefix:
-        prefix = os.path.abspath(args.prefix)
-    else:
-        prefix = os.path.join(work, "hipamp-install")
-        build = os.path.join(work, "hipamp-build")
-        log = os.path.join(work, "library.log")
-        backend = ["-DHIPAMP_BACKEND=cuda", "-DCMAKE_CUDA_ARCHITECTURES=" + os.environ.get("CUDA_ARCH", "90")] \
-            if cuda else ["-DHIPAMP_BACKEND=cpu"]
-        for cmd in (["cmake", "-S", REPO, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DHIPAMP_BUILD_TESTS=OFF",
-                     "-DHIPAMP_BUILD_BENCHMARKS=OFF", "-DHIPAMP_BUILD_EXAMPLES=OFF"] + backend,
-                    ["cmake", "--build", build, "--target", "hipamp", "-j%d" % args.jobs],
-                    ["cmake", "--install", build, "--prefix", prefix]):
-            if sh(cmd, log)[0] != 0:
-                sys.exit("building the library failed: see %s" % log)
+    prefix = ensure_package(args.prefix, work, cuda, args.jobs)
 
     # 1. Port the suite (its test library, its helpers and its tests) with the tool alone.
     if not (args.reuse_port and os.path.isdir(ported)):

@@ -367,6 +367,27 @@ class RestrictOnFunctions(PortTest):
             "int main() { result r{5}; r.verify(); return r.code == 7 && plain() == 1 ? 0 : 1; }\n"
         self.assertRunsAndCompilesWithNvcc(program)
 
+    def test_unannotated_namesake_is_the_cpu_overload(self):
+        # No clause is restrict(cpu) (HCC's Overload/Test_Overload): the pair was a redefinition.
+        # A call in a namespace-scope initializer and an overload with other parameters are
+        # neither bracketed.
+        text = ("int callee() restrict(amp)\n{\n    return 1;\n}\n\n"
+                "int callee()\n{\n    return 2;\n}\n"
+                "int callee(int k) { return k; }\nint first = callee();\n")
+        got, report = port(text)
+        self.assertEqual(got, "#if HIPAMP_DEVICE_COMPILE  // C++ AMP overloads callee on restriction\n"
+                              "HIPAMP_RESTRICT int callee()\n{\n    return 1;\n}\n#endif\n\n"
+                              "#if !HIPAMP_DEVICE_COMPILE  // C++ AMP overloads callee on restriction\n"
+                              "int callee()\n{\n    return 2;\n}\n#endif\n"
+                              "int callee(int k) { return k; }\nint first = callee();\n")
+        warned = [l for l in report if "warning" in l]
+        self.assertEqual(len(warned), 1, warned)
+        self.assertIn("kernels call its restrict(cpu) overload", warned[0])
+        self.assertIdempotent(got)
+        program = ("#include <amp.h>\n" + text +
+                   "int main() { return first == 2 && callee(3) == 3 ? 0 : 1; }\n")
+        self.assertRunsAndCompilesWithNvcc(port(program)[0])
+
     def test_overloads_with_other_parameters_stay_overloads(self):
         text = ("template <typename T> bool isnan(T v) restrict(cpu) { return v != v; }\n"
                 "inline bool isnan(float v) restrict(amp) { return v != v; }\n")
@@ -401,6 +422,17 @@ class RestrictLeftAlone(PortTest):
         text = ('// f() restrict(amp)\nconst char* s = "restrict(amp)";\n'
                 "/* [=](int) restrict(amp) */ int* __restrict p; int restricted(int);\n")
         self.assertPorts(text, text, set())
+
+    def test_empty_entries_in_a_restriction_list(self):
+        # HCC skips empty entries (its RestrictionSpecifier/OKCase test); a list of commas
+        # alone is the default restriction, cpu. restrict() stays an unknown restriction.
+        self.assertPorts("int f() restrict(,) { return 0; }\nint g() restrict(amp,) { return 1; }\n"
+                         "int h() restrict(,   ,,cpu,,) { return 2; }\n",
+                         "int f() { return 0; }\nHIPAMP_RESTRICT int g() { return 1; }\n"
+                         "int h() { return 2; }\n", {"restrict"})
+        got, report = port("int k() restrict() { return 3; }")
+        self.assertEqual(got, "int k() restrict() { return 3; }")
+        self.assertIn("unknown restriction", report[0])
 
     def test_unknown_restriction_is_reported(self):
         text = "int f() restrict(d3d11) { return 1; }"
@@ -2089,6 +2121,27 @@ class MsvcPermissiveParsing(PortTest):
         self.assertFalse(any("BumpView assigns or swaps" in l for l in report), report)
         self.assertIdempotent(got)
         self.assertIn("2", compile_ported(self, got, run=True))
+
+    def test_a_view_reference_bound_to_a_reference_member_stays(self):
+        # A host class holding a reference to the caller's view (as HCC's Design/pass_by_ref
+        # does): `const array_view&` would not bind to the member `array_view<int>& v_`, and a
+        # copy would leave it dangling. Another constructor of the same shape whose member is a
+        # view, not a reference, still gets const&.
+        text = ("#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n"
+                "class Holder {\n public:\n  Holder(array_view<int, 1>& v, int k) : v_(v), k_(k) {}\n"
+                "  void run() {\n    array_view<int, 1> w = v_;\n    int k = k_;\n"
+                "    parallel_for_each(w.extent, [=](index<1> i) restrict(amp) { w[i] += k; });\n  }\n"
+                "  void rebind_check() { v_[0] += 100; }\n"
+                " private:\n  array_view<int, 1>& v_;\n  int k_;\n};\n"
+                "struct Copier {\n  Copier(array_view<int, 1>& v) : v_(v) {}\n  array_view<int, 1> v_;\n};\n"
+                "int main() {\n  std::vector<int> d(8, 1);\n  array_view<int, 1> av(8, d);\n"
+                "  Holder h(av, 2);\n  h.run();\n  h.rebind_check();\n  Copier c(av);\n  av.synchronize();\n"
+                "  for (int i = 0; i < 8; ++i) if (d[i] != (i ? 3 : 103)) return 1;\n  return 0;\n}\n")
+        got, report = port(text)
+        self.assertIn("  Holder(array_view<int, 1>& v, int k) : v_(v), k_(k) {}", got)
+        self.assertIn("  Copier(const array_view<int, 1>& v) : v_(v) {}", got)
+        self.assertIdempotent(got)
+        compile_ported(self, got, run=True)
 
     def test_a_declaration_ahead_gets_the_qualify_rule_too(self):
         # A file without `using namespace concurrency;` (as ROCm/hcc's two-file short-vector
