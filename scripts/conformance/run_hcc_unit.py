@@ -29,7 +29,17 @@ Nothing of HCC is committed here: --src is a folder holding ROCm/hcc's tests/Uni
   scripts/conformance/run_hcc_unit.py --baseline build-hcc-unit-cpu/results.json  (after a change)
 
 Writes summary.md (counts per directory and class, every failure with its first error line),
-results.json and logs/<test>.log into the work directory (default build-hcc-unit-cpu/).
+results.json and logs/<test>.log into the work directory (default build-hcc-unit-<backend>/);
+with $OUT set, also $OUT/hcc-unit-<backend>.tar.gz of the summary, results and logs.
+
+--backend cuda (the GPU machine): nvcc against an installed CUDA package (configured, built and
+installed from this tree when --prefix is not given), with the corpus runner's nvcc flags
+(scripts/corpus/run_corpus.py: cuda_flags, PORT_FLAGS, CUDA_LIBS) and the programs run with
+HIPAMP_DEFAULT_ACCELERATOR=gpu (no GPU is a run failure, never a silent CPU run). --no-run
+builds only (class `built`). scripts/conformance/hcc_unit_gpu.sh does it all in one command.
+
+  scripts/conformance/run_hcc_unit.py --stage build-hcc-src    copy --src to build-hcc-src/Unit
+  scripts/conformance/run_hcc_unit.py --backend cuda --src build-hcc-src/Unit -j 16
 """
 import argparse
 import collections
@@ -41,12 +51,14 @@ import shlex
 import shutil
 import stat
 import sys
+import tarfile
 import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from run_conformance import REPO, ensure_package, first_error, sh  # noqa: E402
+from run_corpus import CUDA_LIBS, PORT_FLAGS, check_package, cuda_flags, nvcc_path  # noqa: E402
 
 CLASSES = ("pass", "run", "build", "port", "neg-ok", "neg-accepted", "xfail", "xfail-passes",
            "oos-hcc", "oos-ir")
@@ -120,19 +132,28 @@ def segments(run, src, tmp, tools):
     return out
 
 
-def write_tools(work, cxx, flags, libs, pch_dir):
+def write_tools(work, cxx, flags, libs, pch_dir, cuda=False):
     """Wrapper scripts for lit's %cxxamp, %hc and %gtest_amp: the compiler with hipamp's flags
-    first and its libraries last (the package's libhipamp.a must follow the objects)."""
+    first and its libraries last (the package's libhipamp.a must follow the objects). For nvcc
+    (cuda) there is no precompiled header; `-x cu` is given only when a source is compiled (a
+    link of objects alone must not read them as CUDA), and -Werror is dropped (nvcc has no
+    plain -Werror; with -w, as for clang++, it would change nothing)."""
     tools = {}
-    pch = ["-I", pch_dir, "-include", "hcc_unit_pch.h"]
+    pch = [] if cuda else ["-I", pch_dir, "-include", "hcc_unit_pch.h"]
     for name, extra in (("cxxamp", []), ("hc", []), ("gtest_amp", ["-lgtest", "-lgtest_main"])):
         path = os.path.join(work, "tools", name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write("#!/bin/sh\n# lit's %%%s for hipamp (scripts/conformance/run_hcc_unit.py)\n" % name)
+            if cuda:
+                f.write('xcu=""\nfor a in "$@"; do shift; case "$a" in -Werror) ;; '
+                        '*.cpp|*.cc|*.cxx) xcu="-x cu"; set -- "$@" "$a" ;; *) set -- "$@" "$a" ;; esac; done\n')
+                cxx_xcu = "%s $xcu" % shlex.quote(cxx)
+            else:
+                cxx_xcu = shlex.quote(cxx)
             f.write("case \" $* \" in *\" -c \"*) exec %s %s \"$@\" ;; esac\n"
-                    % (shlex.quote(cxx), " ".join(map(shlex.quote, flags + pch))))
-            f.write("exec %s %s \"$@\" %s\n" % (shlex.quote(cxx), " ".join(map(shlex.quote, flags + pch)),
+                    % (cxx_xcu, " ".join(map(shlex.quote, flags + pch))))
+            f.write("exec %s %s \"$@\" %s\n" % (cxx_xcu, " ".join(map(shlex.quote, flags + pch)),
                                                 " ".join(map(shlex.quote, extra + libs))))
         os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         tools["%" + name] = path
@@ -142,27 +163,62 @@ def write_tools(work, cxx, flags, libs, pch_dir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", default="/work/corpus/src/hcc/tests/Unit", help="ROCm/hcc's tests/Unit")
-    ap.add_argument("--prefix", help="an installed CPU hipamp package (default: build one)")
-    ap.add_argument("--work", help="work directory (default: <repo>/build-hcc-unit-cpu)")
+    ap.add_argument("--backend", choices=("cpu", "cuda"), default="cpu",
+                    help="cpu: --cxx against a CPU package; cuda: nvcc against a CUDA package, "
+                         "programs run on the GPU")
+    ap.add_argument("--prefix", help="an installed hipamp package of that backend (default: build one)")
+    ap.add_argument("--work", help="work directory (default: <repo>/build-hcc-unit-<backend>)")
     ap.add_argument("--tool", default=os.path.join(REPO, "tools", "amp2hipamp.py"))
     ap.add_argument("--only", nargs="*", help="path prefixes under --src to run (AmpMath, Atomic/x.cpp)")
     ap.add_argument("--baseline", help="an earlier results.json: list what changed class since")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=int, default=60, help="seconds per program run")
+    ap.add_argument("--build-timeout", type=int, default=600, help="seconds per compile or link")
+    ap.add_argument("--no-run", action="store_true", help="build only (class `built`)")
+    ap.add_argument("--deadline", type=int, help="seconds after the start: tests not begun by then "
+                    "are not run (class `skipped`), so that a time budget still ends in a summary")
+    ap.add_argument("--stage", metavar="DIR",
+                    help="only copy --src to DIR/Unit (e.g. build-hcc-src, git-ignored) to carry "
+                         "it to a machine without the corpus; there pass --src DIR/Unit")
     ap.add_argument("--cxx", default=os.environ.get("CONFORMANCE_CXX", "clang++"))
     args = ap.parse_args()
 
     src_root = os.path.abspath(args.src)
     if not os.path.isdir(src_root):
         sys.exit("no %s (see --help for how to get HCC's tests/Unit)" % src_root)
-    work = os.path.abspath(args.work or os.path.join(REPO, "build-hcc-unit-cpu"))
+    if args.stage:
+        dest = os.path.join(os.path.abspath(args.stage), "Unit")
+        shutil.copytree(src_root, dest, dirs_exist_ok=True)
+        print("staged %s as %s" % (src_root, dest))
+        return 0
+    cuda = args.backend == "cuda"
+    work = os.path.abspath(args.work or os.path.join(REPO, "build-hcc-unit-%s" % args.backend))
     for d in ("logs", "ported", "out"):
         shutil.rmtree(os.path.join(work, d), ignore_errors=True)
         os.makedirs(os.path.join(work, d))
-    prefix = ensure_package(args.prefix, work, False, args.jobs)
+    if cuda and args.prefix:
+        check_package("cuda", os.path.abspath(args.prefix))
+    library_start = time.time()
+    prefix = ensure_package(args.prefix, work, cuda, args.jobs)
+    library_seconds = time.time() - library_start
     lib = os.path.join(prefix, "lib")
-    flags = ["-std=c++17", "-O1", "-fopenmp", "-w", "-DHIPAMP_ROBUST_ACCESS=1", "-I", os.path.join(prefix, "include")]
-    libs = ["-L", lib, "-Wl,-rpath," + lib, "-lhipamp", "-pthread"]
+    run_env = None
+    if cuda:
+        # As a port is built for CUDA (run_corpus.py's compile_command; hipamp_cxxamp_port): no
+        # FMA contraction in kernels or on the host, Direct3D's out-of-range rules. -O1 as the
+        # CPU mode. `-x cu` is the wrapper's, only when a source is compiled.
+        args.cxx = nvcc_path()
+        assert cuda_flags()[:2] == ["-x", "cu"]
+        flags = cuda_flags()[2:] + ["-O1", "-w", "-DHIPAMP_ROBUST_ACCESS=1", "-Xcompiler", "-fopenmp"] \
+            + PORT_FLAGS["cuda"] \
+            + ["-I", os.path.join(prefix, "include")]
+        libs = ["-L", lib, "-Xlinker", "-rpath," + lib, "-lhipamp"] + CUDA_LIBS
+        # The GPU, never a silent fallback to the CPU device (lib/runtime.cpp throws when
+        # HIPAMP_DEFAULT_ACCELERATOR=gpu finds none).
+        run_env = dict(os.environ, HIPAMP_DEFAULT_ACCELERATOR="gpu")
+    else:
+        flags = ["-std=c++17", "-O1", "-fopenmp", "-w", "-DHIPAMP_ROBUST_ACCESS=1", "-I", os.path.join(prefix, "include")]
+        libs = ["-L", lib, "-Wl,-rpath," + lib, "-lhipamp", "-pthread"]
 
     # What every ported test includes, once (most of a test's compile time otherwise). The
     # tool's ported files define HIPAMP_ROBUST_ACCESS before <hipamp/amp.h>; the flags above do
@@ -173,10 +229,10 @@ def main():
         f.write("#include <hipamp/amp.h>\n")
     log = os.path.join(work, "pch.log")
     open(log, "w").close()
-    if sh([args.cxx] + flags + ["-x", "c++-header", os.path.join(pch_dir, "hcc_unit_pch.h"), "-o",
+    if not cuda and sh([args.cxx] + flags + ["-x", "c++-header", os.path.join(pch_dir, "hcc_unit_pch.h"), "-o",
                                 os.path.join(pch_dir, "hcc_unit_pch.h.gch")], log)[0] != 0:
         sys.exit("the precompiled header did not build: see %s" % log)
-    tools = write_tools(work, args.cxx, flags, libs, pch_dir)
+    tools = write_tools(work, args.cxx, flags, libs, pch_dir, cuda)
 
     tests = []
     for d, _, fs in os.walk(src_root):
@@ -189,12 +245,16 @@ def main():
     tests.sort()
 
     port_lock = threading.Lock()
+    deadline = time.time() + args.deadline if args.deadline else None
 
     def run_one(rel):
         text = open(os.path.join(src_root, rel), encoding="utf-8", errors="replace").read()
         kind, why = classify_source(text)
         result = {"test": rel, "dir": rel.split("/")[0], "class": kind, "why": why}
         if kind.startswith("oos"):
+            return result
+        if deadline and time.time() > deadline:
+            result.update({"class": "skipped", "why": "not begun before --deadline %d s" % args.deadline})
             return result
         safe = rel[:-len(".cpp")].replace("/", "__")
         log = os.path.join(work, "logs", safe + ".log")
@@ -224,7 +284,10 @@ def main():
         failed_build = failed_run = None
         for run in run_lines(text):
             for is_build, argv in segments(run, ported, os.path.join(tdir, "t"), tools):
-                rc, out = sh(argv, log, cwd=tdir, timeout=None if is_build else args.timeout)
+                if not is_build and args.no_run:
+                    break
+                rc, out = sh(argv, log, cwd=tdir, timeout=args.build_timeout if is_build else args.timeout,
+                             env=None if is_build else run_env)
                 if rc != 0:
                     if is_build:
                         failed_build = "build: " + first_error(out, work + "/ported")
@@ -239,10 +302,12 @@ def main():
             result["why"] = failed_build or "built, though C++ AMP rejects it" + (
                 " (%s)" % failed_run if failed_run else "")
         elif kind == "xfail":
-            result["class"] = "xfail" if failed_build or failed_run else "xfail-passes"
+            result["class"] = "xfail" if failed_build or failed_run else \
+                "built" if args.no_run else "xfail-passes"
             result["why"] = failed_build or failed_run or ""
         else:
-            result["class"] = "build" if failed_build else "run" if failed_run else "pass"
+            result["class"] = "build" if failed_build else "run" if failed_run else \
+                "built" if args.no_run else "pass"
             result["why"] = failed_build or failed_run or ""
         return result
 
@@ -259,25 +324,32 @@ def main():
     by_dir = collections.OrderedDict()
     for r in results:
         by_dir.setdefault(r["dir"], []).append(r)
-    lines = ["# HCC's C++ AMP unit tests (tests/Unit) on hipamp, CPU backend", "",
-             "| directory | tests | " + " | ".join(CLASSES) + " |",
-             "|---|---:|" + "---:|" * len(CLASSES)]
+    classes = CLASSES + (("built",) if args.no_run else ()) \
+        + (("skipped",) if any(r["class"] == "skipped" for r in results) else ())
+    lines = ["# HCC's C++ AMP unit tests (tests/Unit) on hipamp, %s backend%s"
+             % ("CPU" if not cuda else "CUDA", " (built only: --no-run)" if args.no_run else ""), "",
+             "| directory | tests | " + " | ".join(classes) + " |",
+             "|---|---:|" + "---:|" * len(classes)]
 
     def row(name, rs):
         counts = collections.Counter(r["class"] for r in rs)
-        lines.append("| %s | %d | %s |" % (name, len(rs), " | ".join(str(counts[c] or "") for c in CLASSES)))
+        lines.append("| %s | %d | %s |" % (name, len(rs), " | ".join(str(counts[c] or "") for c in classes)))
     for d, rs in by_dir.items():
         row(d, rs)
     row("**all**", results)
     counts = collections.Counter(r["class"] for r in results)
-    applicable = sum(counts[c] for c in ("pass", "run", "build", "port", "neg-ok", "neg-accepted"))
-    good = counts["pass"] + counts["neg-ok"]
-    lines += ["", "%d C++ AMP tests in %.0f s (%d jobs); of the %d applicable (not out of scope, not "
-              "XFAIL), %d pass (%.1f%%)." % (len(results), time.time() - start, args.jobs, applicable, good,
+    applicable = sum(counts[c] for c in ("pass", "run", "build", "port", "neg-ok", "neg-accepted", "skipped"))
+    if args.no_run:  # every test but the out-of-scope ones; passing means building
+        applicable = len(results) - counts["oos-hcc"] - counts["oos-ir"]
+    good = counts["pass"] + counts["neg-ok"] + counts["built"]
+    lines += ["", "%d C++ AMP tests in %.0f s (%d jobs); of the %d applicable (not out of scope%s), %d "
+              "%s (%.1f%%)." % (len(results), time.time() - start, args.jobs, applicable,
+                                "" if args.no_run else ", not XFAIL", good,
+                                "build as they must (--no-run)" if args.no_run else "pass",
                                              100.0 * good / applicable if applicable else 0.0),
               "", "## Failures", ""]
     lines += ["- %s **%s**: %s" % (r["test"], r["class"], r["why"].replace("|", "\\|"))
-              for r in results if r["class"] in FAILURES]
+              for r in results if r["class"] in FAILURES + ("skipped",)]
     lines += ["", "## Negative tests rejected (the first error should be what the test is about)", ""]
     lines += ["- %s: %s" % (r["test"], r["why"].replace("|", "\\|")) for r in results if r["class"] == "neg-ok"]
     lines += ["", "## XFAIL in HCC", ""]
@@ -294,6 +366,17 @@ def main():
         f.write(summary)
     with open(os.path.join(work, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
+    out_dir = os.environ.get("OUT")
+    if out_dir:
+        name = "hcc-unit-%s" % args.backend
+        tar = os.path.join(out_dir, name + ".tar.gz")
+        with tarfile.open(tar, "w:gz") as t:
+            for f in ("summary.md", "results.json", "library.log", "pch.log", "logs"):
+                if os.path.exists(os.path.join(work, f)):
+                    t.add(os.path.join(work, f), arcname=os.path.join(name, f))
+        print("wrote", tar)
+    if library_seconds > 1:
+        print("library: %.0f s" % library_seconds)
     print("\n".join(lines[:len(by_dir) + 7]))
     print("summary:", os.path.join(work, "summary.md"))
     return 0

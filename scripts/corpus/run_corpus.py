@@ -107,16 +107,28 @@ def hipcc_path():
     return os.environ.get("HIPCC") or shutil.which("hipcc") or "/opt/rocm/bin/hipcc"
 
 
+def nvcc_path():
+    return os.environ.get("NVCC", shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+
+
+def cuda_flags():
+    """nvcc's flags for a port (before -O, includes and sources): every unit compiled as CUDA,
+    lambdas may be __host__ __device__, one architecture ($CUDA_ARCH, default sm_90). Shared
+    with scripts/conformance/run_hcc_unit.py --backend cuda."""
+    return ["-x", "cu", "-std=c++17", "--extended-lambda", "--expt-relaxed-constexpr",
+            "-arch=sm_%s" % os.environ.get("CUDA_ARCH", "90")]
+
+
+# What a CUDA port links after libhipamp: OpenMP for the host side, the CUDA runtime.
+CUDA_LIBS = ["-Xcompiler", "-fopenmp", "-lcudart", "-lpthread"]
+
+
 def compile_command(backend, prefix, sources, exe, include_dirs=()):
     inc, lib = os.path.join(prefix, "include"), os.path.join(prefix, "lib")
     extra = [a for d in include_dirs for a in ("-I", d)]
     if backend == "cuda":
-        nvcc = os.environ.get("NVCC", shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
-        return ([nvcc, "-x", "cu", "-std=c++17", "--extended-lambda", "--expt-relaxed-constexpr",
-                 "-arch=sm_%s" % os.environ.get("CUDA_ARCH", "90"), "-O2", "-w", "-I", inc] + extra
-                + PORT_FLAGS["cuda"] + sources
-                + ["-o", exe, "-L", lib, "-lhipamp", "-Xcompiler", "-fopenmp", "-lcudart",
-                   "-lpthread"])
+        return ([nvcc_path()] + cuda_flags() + ["-O2", "-w", "-I", inc] + extra
+                + PORT_FLAGS["cuda"] + sources + ["-o", exe, "-L", lib, "-lhipamp"] + CUDA_LIBS)
     if backend == "hip":
         # ROCm's hipcc (clang) for the architectures the package was built for, each source as
         # HIP. libhipamp's CPU device was compiled by g++ with OpenMP: its GOMP_* calls need
