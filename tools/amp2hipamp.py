@@ -108,6 +108,7 @@ ROBUST_DEFINE = ("#ifndef HIPAMP_ROBUST_ACCESS  // amp2hipamp: Direct3D's rules 
                  "#define HIPAMP_ROBUST_ACCESS 1  // accesses in kernels: reads give 0, writes are dropped\n"
                  "#endif\n")
 RESTRICT_MACRO = "HIPAMP_RESTRICT"
+RESTRICT_DEFINITION = "#include <hipamp/config.hpp>"
 # MSVC's <amp.h> names for restriction clauses, and what each stands for.
 AMP_RESTRICT_MACROS = {"__GPU_ONLY": ["amp"], "__GPU": ["amp", "cpu"], "__CPU_ONLY": ["cpu"]}
 
@@ -480,8 +481,53 @@ class Port:
         self.port_unqualified_names()  # never inside another rule's rewrite
         self.port_declaration_order()  # last: moves whole declarations
         self.check_unsupported()
+        self.port_restrict_definition()
         self.port_robust_access()  # after every rule that writes a hipamp include
         return self
+
+    # ---- restrict without a C++ AMP header ------------------------------------------------------
+    def port_restrict_definition(self):
+        """MSVC and HCC read restrict(...) as a keyword, so a file may use it and include no C++
+        AMP header (a header of restrict(amp, cpu) helpers, a parser test). Its port names
+        HIPAMP_RESTRICT, which such a file must then define itself: it gets
+        #include <hipamp/config.hpp>, the lightest hipamp header that defines it, ahead of its
+        first #include (or its first line). Whole files only (only_amp, the command line's
+        mode): a snippet is a piece of a file."""
+        if not self.only_amp:
+            return
+        if not any(e[2] and RESTRICT_MACRO in e[2] for e in self.edits):
+            return
+        if any(e[2] and "<hipamp/" in e[2] for e in self.edits):
+            return
+        text, mask = self.src.text, self.src.mask
+        include = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:%s|hipamp/[^>"]+)[>"]' %
+                             "|".join(re.escape(h) for h in AMP_HEADERS), re.M)
+        for m in include.finditer(text):
+            if mask[m.start() + m.group(0).index("#")] == "#":
+                return  # not inside a comment: the file includes C++ AMP already
+        if any(include.search(m) for m in self.included_masks()):
+            return  # through a local header (a stdafx.h)
+        first = re.search(r"^[ \t]*#[ \t]*include\b", mask, re.M)
+        if first:
+            at = first.start()
+        else:
+            code = re.search(r"\S", mask)
+            at = self.src.line_starts[self.src.line_of(code.start())] if code else 0
+            once = re.match(r"[ \t]*#[ \t]*pragma[ \t]+once[ \t\r]*(?:\n|$)", mask[at:])
+            if once:
+                at += once.end()  # a header's #pragma once stays its first line
+        message = ("%s: the file uses restrict(...) and includes no C++ AMP header, so nothing "
+                   "else defines HIPAMP_RESTRICT" % RESTRICT_DEFINITION)
+        # An edit that starts there (HIPAMP_RESTRICT before a function on the first line) takes
+        # the include in front of its own text, so the two cannot swap places.
+        starting = [k for k, e in enumerate(self.edits) if e[0] == at]
+        if starting:
+            k = min(starting, key=lambda k: (self.edits[k][1], k))
+            start, end, replacement, rule, what = self.edits[k]
+            self.edits[k] = (start, end, RESTRICT_DEFINITION + "\n" + replacement, rule, what)
+            self.edits.insert(k, (at, at, "", "include", message))
+        else:
+            self.edit(at, at, RESTRICT_DEFINITION + "\n", "include", message)
 
     # ---- robust ------------------------------------------------------------------------
     def port_robust_access(self):

@@ -441,6 +441,45 @@ class RestrictLeftAlone(PortTest):
         self.assertIn("unknown restriction", report[0])
 
 
+class RestrictWithoutHeader(PortTest):
+    # MSVC and HCC read restrict(...) as a keyword: a file may use it and include no C++ AMP
+    # header (a header of helpers, HCC's parser tests). Its port must define HIPAMP_RESTRICT.
+    def test_a_file_without_an_amp_header_gets_the_definition(self):
+        text = "// helpers\n\nint twice(int x) restrict(amp, cpu) {\n  return 2 * x;\n}\n"
+        got, report = port(text, only_amp=True)
+        self.assertEqual(got, "// helpers\n\n#include <hipamp/config.hpp>\n"
+                              "HIPAMP_RESTRICT int twice(int x) {\n  return 2 * x;\n}\n")
+        self.assertTrue(any("[include]" in line for line in report), report)
+        self.assertIdempotent(got, only_amp=True)
+        compile_ported(self, got + "int main() { return twice(21) == 42 ? 0 : 1; }\n", run=True)
+        compile_ported(self, got + "int main() { return twice(21) == 42 ? 0 : 1; }\n", nvcc=True)
+
+    def test_a_header_keeps_its_pragma_once_first(self):
+        got, _ = port("#pragma once\ninline float sq(float x) restrict(amp) { return x * x; }\n",
+                      only_amp=True)
+        self.assertEqual(got, "#pragma once\n#include <hipamp/config.hpp>\n"
+                              "HIPAMP_RESTRICT inline float sq(float x) { return x * x; }\n")
+        # The same with Windows line ends (the book's RgbPixel.h).
+        got, _ = port("#pragma once\r\ninline float sq(float x) restrict(amp) { return x * x; }\r\n",
+                      only_amp=True)
+        self.assertTrue(got.startswith("#pragma once\r\n#include <hipamp/config.hpp>"), repr(got))
+
+    def test_the_include_goes_before_the_first_include(self):
+        got, _ = port("#include <cmath>\nfloat f(float x) restrict(amp) { return x; }\n",
+                      only_amp=True)
+        self.assertTrue(got.startswith("#include <hipamp/config.hpp>\n#include <cmath>\n"), got)
+
+    def test_a_file_that_includes_amp_gets_nothing_more(self):
+        got, _ = port("#include <amp.h>\nint f() restrict(amp) { return 1; }\n", only_amp=True)
+        self.assertNotIn("config.hpp", got)
+        self.assertIn("#include <hipamp/amp.h>", got)
+
+    def test_a_snippet_is_a_piece_of_a_file(self):
+        # Without only_amp (the snippets of these tests) the rule stays out of the way.
+        self.assertPorts("int f() restrict(amp) { return 1; }",
+                         "HIPAMP_RESTRICT int f() { return 1; }", {"restrict"})
+
+
 class IndexRule(PortTest):
     def test_bare_index_is_qualified_under_a_using_directive(self):
         self.assertPorts("using namespace concurrency;\nvoid f(index<1> i, index< 2 > j, tiled_index<4> t);\n",
