@@ -426,18 +426,24 @@ class Port:
         lines.sort(key=lambda l: l[0])
         return [l for _, l in lines]
 
-    def looks_like_amp(self):
-        """Only C++ AMP sources are touched: the property rule would misfire elsewhere."""
-        include = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:%s|hipamp/amp\.h)[>"]' %
-                             "|".join(re.escape(h) for h in AMP_HEADERS), re.M)
+    def includes_amp_header(self, hipamp_header, directive_in_headers=False):
+        """Whether this file includes a C++ AMP header or a hipamp header matching the pattern
+        `hipamp_header`, outside comments, or a local header it includes does (or, with
+        directive_in_headers, holds `using namespace concurrency;`)."""
+        include = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:%s|%s)[>"]' %
+                             ("|".join(re.escape(h) for h in AMP_HEADERS), hipamp_header), re.M)
         for m in include.finditer(self.src.text):
             if self.src.mask[m.start() + m.group(0).index("#")] == "#":
                 return True
+        directive = r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\b"
+        return any(include.search(m) or (directive_in_headers and re.search(directive, m))
+                   for m in self.included_masks())
+
+    def looks_like_amp(self):
+        """Only C++ AMP sources are touched: the property rule would misfire elsewhere."""
         # A file that reaches <amp.h> through a local header (a stdafx.h) is C++ AMP too: its
         # bare `accelerator`, `wcout` and properties are the header's.
-        if any(include.search(m) or re.search(r"\busing\s+namespace\s+(?:::\s*)?"
-                                              r"(?:concurrency|Concurrency)\b", m)
-               for m in self.included_masks()):
+        if self.includes_amp_header(r"hipamp/amp\.h", directive_in_headers=True):
             return True
         # Helper headers often lean on the includer's `using namespace concurrency;`: their C++
         # AMP shows only in its types, launches and properties.
@@ -499,14 +505,9 @@ class Port:
             return
         if any(e[2] and "<hipamp/" in e[2] for e in self.edits):
             return
-        text, mask = self.src.text, self.src.mask
-        include = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:%s|hipamp/[^>"]+)[>"]' %
-                             "|".join(re.escape(h) for h in AMP_HEADERS), re.M)
-        for m in include.finditer(text):
-            if mask[m.start() + m.group(0).index("#")] == "#":
-                return  # not inside a comment: the file includes C++ AMP already
-        if any(include.search(m) for m in self.included_masks()):
-            return  # through a local header (a stdafx.h)
+        if self.includes_amp_header(r'hipamp/[^>"]+'):
+            return  # directly or through a local header (a stdafx.h)
+        mask = self.src.mask
         first = re.search(r"^[ \t]*#[ \t]*include\b", mask, re.M)
         if first:
             at = first.start()
@@ -516,18 +517,9 @@ class Port:
             once = re.match(r"[ \t]*#[ \t]*pragma[ \t]+once[ \t\r]*(?:\n|$)", mask[at:])
             if once:
                 at += once.end()  # a header's #pragma once stays its first line
-        message = ("%s: the file uses restrict(...) and includes no C++ AMP header, so nothing "
-                   "else defines HIPAMP_RESTRICT" % RESTRICT_DEFINITION)
-        # An edit that starts there (HIPAMP_RESTRICT before a function on the first line) takes
-        # the include in front of its own text, so the two cannot swap places.
-        starting = [k for k, e in enumerate(self.edits) if e[0] == at]
-        if starting:
-            k = min(starting, key=lambda k: (self.edits[k][1], k))
-            start, end, replacement, rule, what = self.edits[k]
-            self.edits[k] = (start, end, RESTRICT_DEFINITION + "\n" + replacement, rule, what)
-            self.edits.insert(k, (at, at, "", "include", message))
-        else:
-            self.edit(at, at, RESTRICT_DEFINITION + "\n", "include", message)
+        self.insert_first(at, RESTRICT_DEFINITION + "\n", "include",
+                          "%s: the file uses restrict(...) and includes no C++ AMP header, so "
+                          "nothing else defines HIPAMP_RESTRICT" % RESTRICT_DEFINITION)
 
     # ---- robust ------------------------------------------------------------------------
     def port_robust_access(self):
@@ -550,18 +542,22 @@ class Port:
         first = min(hipamp_at)
         m = re.search(r"^[ \t]*#[ \t]*include\b", mask, re.M)
         at = m.start() if m and m.start() <= first else self.src.line_starts[self.src.line_of(first)]
-        message = ("#define HIPAMP_ROBUST_ACCESS 1 before the first #include: Direct3D's rules "
-                   "for out-of-range accesses (reads give 0, writes are dropped)")
-        # An edit that starts there (an include inserted at the top, a rewritten include line)
-        # takes the definition in front of its own text, so the two cannot swap places.
+        self.insert_first(at, ROBUST_DEFINE, "robust",
+                          "#define HIPAMP_ROBUST_ACCESS 1 before the first #include: Direct3D's "
+                          "rules for out-of-range accesses (reads give 0, writes are dropped)")
+
+    def insert_first(self, at, text, rule, message):
+        """Inserts text at offset `at`, ahead of whatever another edit starting there writes (an
+        include inserted at the top, a rewritten include line, HIPAMP_RESTRICT before a
+        function on the first line), so the two cannot swap places."""
         starting = [k for k, e in enumerate(self.edits) if e[0] == at]
         if starting:
             k = min(starting, key=lambda k: (self.edits[k][1], k))
-            start, end, replacement, rule, what = self.edits[k]
-            self.edits[k] = (start, end, ROBUST_DEFINE + replacement, rule, what)
-            self.edits.insert(k, (at, at, "", "robust", message))
+            start, end, replacement, other_rule, what = self.edits[k]
+            self.edits[k] = (start, end, text + replacement, other_rule, what)
+            self.edits.insert(k, (at, at, "", rule, message))
         else:
-            self.edit(at, at, ROBUST_DEFINE, "robust", message)
+            self.edit(at, at, text, rule, message)
 
     # ---- include ----------------------------------------------------------------------
     def port_includes(self):

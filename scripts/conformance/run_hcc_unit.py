@@ -51,14 +51,14 @@ import shlex
 import shutil
 import stat
 import sys
-import tarfile
 import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from run_conformance import REPO, ensure_package, first_error, sh  # noqa: E402
-from run_corpus import CUDA_LIBS, PORT_FLAGS, check_package, cuda_flags, nvcc_path  # noqa: E402
+from run_corpus import (CUDA_LIBS, PORT_FLAGS, check_package, cuda_flags, nvcc_path,  # noqa: E402
+                        write_results)
 
 CLASSES = ("pass", "run", "build", "port", "neg-ok", "neg-accepted", "xfail", "xfail-passes",
            "oos-hcc", "oos-ir")
@@ -362,19 +362,8 @@ def main():
         lines += ["", "## Changed since %s (%d)" % (args.baseline, len(changed)), ""] + \
                  ["- %s: %s -> %s" % c for c in changed]
     summary = "\n".join(lines) + "\n"
-    with open(os.path.join(work, "summary.md"), "w") as f:
-        f.write(summary)
-    with open(os.path.join(work, "results.json"), "w") as f:
-        json.dump(results, f, indent=1)
-    out_dir = os.environ.get("OUT")
-    if out_dir:
-        name = "hcc-unit-%s" % args.backend
-        tar = os.path.join(out_dir, name + ".tar.gz")
-        with tarfile.open(tar, "w:gz") as t:
-            for f in ("summary.md", "results.json", "library.log", "pch.log", "logs"):
-                if os.path.exists(os.path.join(work, f)):
-                    t.add(os.path.join(work, f), arcname=os.path.join(name, f))
-        print("wrote", tar)
+    write_results(work, summary, results, "hcc-unit-%s" % args.backend,
+                  ["library.log", "pch.log", "logs"])
     if library_seconds > 1:
         print("library: %.0f s" % library_seconds)
     print("\n".join(lines[:len(by_dir) + 7]))

@@ -294,20 +294,28 @@ def main():
             build_seconds, args.jobs)]
     summary = "\n".join(lines) + "\n"
     print(summary)
+    write_results(work, summary, results, "corpus-%s" % args.backend,
+                  ["library.log"] + [r["name"].replace("/", "_") + ".log" for r in results])
+    return 0
+
+
+def write_results(work, summary, results, name, logs):
+    """Writes summary.md and results.json into work; with $OUT set (the GPU machine), also
+    $OUT/<name>.tar.gz holding them and those of `logs` (files or folders of work) that exist,
+    under <name>/."""
     with open(os.path.join(work, "summary.md"), "w") as f:
         f.write(summary)
     with open(os.path.join(work, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
     out_dir = os.environ.get("OUT")
-    if out_dir:
-        tar = os.path.join(out_dir, "corpus-%s.tar.gz" % args.backend)
-        with tarfile.open(tar, "w:gz") as t:
-            for f in ["summary.md", "results.json", "library.log"] + \
-                    [r["name"].replace("/", "_") + ".log" for r in results]:
-                if os.path.exists(os.path.join(work, f)):
-                    t.add(os.path.join(work, f), arcname=os.path.join("corpus-%s" % args.backend, f))
-        print("wrote", tar)
-    return 0
+    if not out_dir:
+        return
+    tar = os.path.join(out_dir, name + ".tar.gz")
+    with tarfile.open(tar, "w:gz") as t:
+        for f in ["summary.md", "results.json"] + list(logs):
+            if os.path.exists(os.path.join(work, f)):
+                t.add(os.path.join(work, f), arcname=os.path.join(name, f))
+    print("wrote", tar)
 
 
 if __name__ == "__main__":
