@@ -56,10 +56,9 @@ TEST_CASE("launches leave the launching thread's count biased", "[biased_refs]")
         hx::parallel_for_each(acc.get_default_view(), view.extent,
                               [=] HIPAMP_RESTRICT(hx::index<1> i) { scratch_view[i] = round; });
       }
-      hx::parallel_for_each(acc.get_default_view(), view.extent,
-                            [=] HIPAMP_RESTRICT(hx::index<1> i) {
-                              view[i] = 3 * view[i] + 7 + scratch_view[i] - 2;
-                            });
+      hx::parallel_for_each(
+          acc.get_default_view(), view.extent,
+          [=] HIPAMP_RESTRICT(hx::index<1> i) { view[i] = 3 * view[i] + 7 + scratch_view[i] - 2; });
       acc.get_default_view().wait();
       CHECK(view.source()->use_count() == 1);
       CHECK(scratch_view.source()->use_count() == 2);  // the array holds one
@@ -83,8 +82,9 @@ TEST_CASE("the last view, released on another thread, writes the data back", "[b
     std::thread holder;
     {
       hx::array_view<int, 1> view(static_cast<int>(data.size()), data);
-      hx::parallel_for_each(acc.get_default_view(), view.extent,
-                            [=] HIPAMP_RESTRICT(hx::index<1> i) { view[i] = view[i] * view[i] - 5; });
+      hx::parallel_for_each(
+          acc.get_default_view(), view.extent,
+          [=] HIPAMP_RESTRICT(hx::index<1> i) { view[i] = view[i] * view[i] - 5; });
       // The thread's copy is made here, on the owner; the thread drops it after the owner
       // dropped its own, so the other thread's release is the last one.
       holder = std::thread([copy = view, &go]() mutable {
@@ -159,7 +159,8 @@ TEST_CASE("threads copying, dropping and re-creating views of one source keep th
     std::vector<hx::array_view<int, 1>> owner_copies;
     for (int r = 0; r < rounds; ++r) {  // the owner copies meanwhile, biased or not
       owner_copies.push_back(view);
-      if (owner_copies.size() > 4) owner_copies.erase(owner_copies.begin(), owner_copies.begin() + 2);
+      if (owner_copies.size() > 4)
+        owner_copies.erase(owner_copies.begin(), owner_copies.begin() + 2);
     }
     owner_copies.clear();
     for (std::thread& w : workers) w.join();
