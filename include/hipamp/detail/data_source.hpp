@@ -185,6 +185,9 @@ class launch_notes {
 // 16-core GPU host, the time from the end of the OpenMP region to the return of a saxpy launch
 // whose caller copies two views went from about 500 to 355 ns with the alignment (issue 19,
 // session 16: rdtsc trace, 2 runs a side).
+// Its address names the thread (data_source's biased reference count).
+inline thread_local char thread_token_anchor = 0;
+
 class alignas(64) data_source {
  public:
   // A source over memory the user owns; the host copy starts as the only valid one. Views
@@ -199,20 +202,64 @@ class alignas(64) data_source {
   data_source(const data_source&) = delete;
   data_source& operator=(const data_source&) = delete;
 
-  void retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
-  // Not the last reference (the common case: every copy of a view made outside a launch, five
-  // per captured view per GPU launch at nvcc's call site): one compare-exchange, inline.
-  // Otherwise release_slow, which may destroy the source.
+  // ---- the reference count, biased to the thread that made the source ---------------------
+  //
+  // Every copy of a view made outside a launch takes a reference and every destruction drops
+  // one: five of each per captured view per GPU launch at nvcc's call site, one per captured
+  // view on the CPU device. As locked instructions they were a third of the 4-view GPU
+  // launch's host overhead, and on the CPU device the caller's releases, the first locked
+  // instructions after the OpenMP join, cost 0.05 of saxpy at 2^16 on 16 threads (issue 19,
+  // sessions 17-18). Nearly all of them run on the thread that made the source.
+  //
+  // So the count starts biased to that thread (owner_): there it moves with a plain load and
+  // store of owner_refs_, no locked instruction. The first retain or release on any other
+  // thread demotes the source for good: it marks owner_ demoting, runs a process-wide memory
+  // barrier (membarrier), waits until the owner is outside its few-instruction update
+  // (owner_busy_), folds owner_refs_ into refs_ and from then on everyone uses refs_
+  // atomically, as before. The owner's update is the light half of an asymmetric Dekker
+  // handshake: it raises owner_busy_, then checks owner_ again; the barrier orders that
+  // against the demoter's mark, so either the owner sees the mark and takes the shared path,
+  // or the demoter sees owner_busy_ and waits (see demote() in data_source.cpp). While the
+  // count is biased only the owner has ever changed it, so the owner alone sees the last
+  // release, synchronously, and the last view still writes the data back at once.
+  // Without a usable membarrier (not Linux, or a filtered syscall), or with
+  // HIPAMP_BIASED_REFS=0, sources start shared.
+  static constexpr std::uintptr_t shared_count = 0;  // owner_: refs_ counts
+  static constexpr std::uintptr_t demoting = 1;      // owner_: a demotion is under way
+  // Nonzero, never `demoting`, and unique among live threads.
+  static std::uintptr_t this_thread_token() noexcept {
+    return reinterpret_cast<std::uintptr_t>(&thread_token_anchor);
+  }
+
+  void retain() noexcept {
+    if (owner_.load(std::memory_order_relaxed) == this_thread_token() && owner_add(1)) return;
+    retain_shared();
+  }
+  // Not the last reference (the common case): inline, on the owner without a locked
+  // instruction, elsewhere with one compare-exchange. Otherwise release_slow, which may destroy
+  // the source.
   void release() noexcept {
-    int refs = refs_.load(std::memory_order_relaxed);
-    if (refs > 1 && refs_.compare_exchange_weak(refs, refs - 1, std::memory_order_acq_rel,
-                                                std::memory_order_relaxed)) {
-      return;
+    const std::uintptr_t owner = owner_.load(std::memory_order_relaxed);
+    if (owner == this_thread_token()) {
+      if (owner_release_not_last()) return;
+    } else if (owner == shared_count) {
+      int refs = refs_.load(std::memory_order_relaxed);
+      if (refs > 1 && refs_.compare_exchange_weak(refs, refs - 1, std::memory_order_acq_rel,
+                                                  std::memory_order_relaxed)) {
+        return;
+      }
     }
     release_slow();
   }
-  // The references held now (tests: which copies own one).
-  int use_count() const noexcept { return refs_.load(std::memory_order_relaxed); }
+  // The references held now (tests: which copies own one). Exact on the owner thread, or once
+  // the count is shared.
+  int use_count() const noexcept;
+  // Whether the count is still biased to the calling thread (tests).
+  bool biased_to_this_thread() const noexcept {
+    return owner_.load(std::memory_order_acquire) == this_thread_token();
+  }
+  // Whether sources start biased in this process (membarrier works, HIPAMP_BIASED_REFS != 0).
+  static bool biasing_enabled() noexcept;
 
   std::size_t size_bytes() const noexcept { return bytes_; }
   const std::shared_ptr<queue_impl>& home_queue() const noexcept { return home_; }
@@ -322,6 +369,44 @@ class alignas(64) data_source {
   void release_slow() noexcept;
   ~data_source();
 
+  // The owner's update of the biased count: false, having changed nothing, when the count is
+  // no longer biased to this thread (a demotion began).
+  bool owner_add(int delta) noexcept {
+    owner_busy_.store(true, std::memory_order_relaxed);
+    // The compiler must not move the check above the flag; the CPU may, and demote()'s
+    // membarrier is what orders the two (the asymmetric handshake above).
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    const bool mine = owner_.load(std::memory_order_relaxed) == this_thread_token();
+    if (mine) {
+      owner_refs_.store(owner_refs_.load(std::memory_order_relaxed) + delta,
+                        std::memory_order_relaxed);
+    }
+    owner_busy_.store(false, std::memory_order_release);
+    return mine;
+  }
+  // The owner drops a reference that is not its last: true when done.
+  bool owner_release_not_last() noexcept {
+    owner_busy_.store(true, std::memory_order_relaxed);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    bool done = false;
+    if (owner_.load(std::memory_order_relaxed) == this_thread_token()) {
+      const int refs = owner_refs_.load(std::memory_order_relaxed);
+      if (refs > 1) {
+        owner_refs_.store(refs - 1, std::memory_order_relaxed);
+        done = true;
+      }
+    }
+    owner_busy_.store(false, std::memory_order_release);
+    return done;
+  }
+  // A retain that is not the owner's: demotes a biased count first.
+  void retain_shared() noexcept;
+  // Makes the count shared (refs_), whoever it was biased to; waits for a demotion under way.
+  void demote() noexcept;
+  // Under the registry lock: whether some reference still exists (create_over_host may revive
+  // the source only then).
+  bool referenced_locked() const noexcept;
+
   // ---- the kernel ticket: the steady state of a loop of launches, without state::mutex ----
   //
   // Issue 19: a GPU launch paid about 0.3 us per captured view on the H100 machine's host
@@ -386,7 +471,12 @@ class alignas(64) data_source {
   // Under state::mutex, at the end of a slow acquire_for_kernel: certifies what it can.
   void install_ticket_locked(queue_impl& queue, replica& target, const footprint& fp, bool write);
 
-  std::atomic<int> refs_{1};
+  // The count (see retain). refs_ counts while owner_ is shared_count; owner_refs_, changed only
+  // by the owner thread, while owner_ names it. Set by the constructor.
+  std::atomic<int> refs_{0};
+  std::atomic<std::uintptr_t> owner_{shared_count};
+  std::atomic<int> owner_refs_{0};
+  std::atomic<bool> owner_busy_{false};
   // The ticket's queue, by serial (queue_impl::serial: an address could be a new queue's);
   // 0: no ticket.
   std::atomic<std::uint64_t> ticket_queue_{0};

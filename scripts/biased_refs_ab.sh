@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Issue 19, session 19: the biased reference count measured against the shared (atomic) one in
+# the same binaries, HIPAMP_BIASED_REFS=1 / 0 alternated, on the GPU machine in one device call:
+#   - bench_gpu_runtime's launch cases (CUDA build), ROUNDS pairs;
+#   - bench_simple_model's saxpy 2^16 / 2^18 and stencil 512^2 (CPU build), 16 threads and 1;
+#   - the CUDA build's whole suite plain and on the emulated discrete device, and the
+#     [biased_refs],[coherence],[launch_scope] tests with the count off.
+# The builds run side by side first; every step is cut off at DEADLINE seconds after the start.
+#   run: bash scripts/biased_refs_ab.sh      Results in $OUT: runs.tar.gz, summary.md, logs.
+set -uo pipefail
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$PWD/biased_refs_ab_out}"
+ROOT="${BUILD_ROOT:-/tmp/hipamp-biased-ab}"
+DEADLINE="${DEADLINE:-560}"
+ROUNDS="${ROUNDS:-6}"
+TESTS="${TESTS:-1}"
+export PATH="/usr/local/cuda/bin:$PATH"
+mkdir -p "$OUT/runs" "$ROOT"
+start=$SECONDS
+left() {
+  local l=$((DEADLINE - (SECONDS - start)))
+  echo $((l > 0 ? l : 1))
+}
+cpu="$ROOT/cpu"
+gpu="$ROOT/cuda"
+([ -f "$cpu/build.ninja" ] || cmake -S "$SRC" -B "$cpu" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DHIPAMP_BACKEND=cpu -DHIPAMP_BUILD_TESTS=OFF -DHIPAMP_BUILD_EXAMPLES=OFF) >"$OUT/build_cpu.log" 2>&1 &&
+  timeout "$(left)" cmake --build "$cpu" -j 4 --target bench_simple_model >>"$OUT/build_cpu.log" 2>&1 &
+cpu_pid=$!
+([ -f "$gpu/build.ninja" ] || cmake -S "$SRC" -B "$gpu" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 -DHIPAMP_BUILD_TESTS="$([ "$TESTS" != 0 ] && echo ON || echo OFF)" \
+  -DHIPAMP_BUILD_EXAMPLES=OFF &&
+  timeout "$(left)" cmake --build "$gpu" -j "$(nproc)" --target bench_gpu_runtime &&
+  if [ "$TESTS" != 0 ]; then
+    timeout "$(left)" cmake --build "$gpu" -j "$(nproc)" --target hipamp_tests -- -k 0
+  fi) >"$OUT/build_cuda.log" 2>&1
+echo "== cuda built rc=$? at $((SECONDS - start)) s"
+wait $cpu_pid
+echo "== cpu built rc=$? at $((SECONDS - start)) s"
+tail -n 2 "$OUT/build_cpu.log" "$OUT/build_cuda.log"
+for r in $(seq 1 "$ROUNDS"); do
+  for mode in on off; do
+    flag=$([ $mode = on ] && echo 1 || echo 0)
+    HIPAMP_BIASED_REFS=$flag timeout "$(left)" "$gpu/benchmarks/bench_gpu_runtime" \
+      --benchmark_filter='launch' --benchmark_format=json \
+      --benchmark_out="$OUT/runs/bench_gpu_runtime_${mode}_$r.json" >/dev/null 2>&1
+    for t in 16 1; do
+      HIPAMP_BIASED_REFS=$flag OMP_NUM_THREADS=$t timeout "$(left)" \
+        "$cpu/benchmarks/bench_simple_model" \
+        --benchmark_filter='BM_(saxpy|prebuilt_saxpy)/(65536|262144)/|BM_stencil/512/' \
+        --benchmark_min_time=0.3s --benchmark_format=json \
+        --benchmark_out="$OUT/runs/bench_simple_model_${mode}_t${t}_$r.json" >/dev/null 2>&1
+    done
+  done
+done
+echo "== benchmarks done at $((SECONDS - start)) s"
+python3 "$SRC/scripts/launch_ratio_table.py" "$OUT/runs" >"$OUT/summary.md" 2>&1
+python3 - "$OUT/runs" >>"$OUT/summary.md" 2>&1 <<'PY'
+import glob, json, os, statistics, sys
+table = {}
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "bench_simple_model_*.json"))):
+    _, _, _, mode, threads, _ = os.path.basename(path)[:-5].split("_")
+    for b in json.load(open(path))["benchmarks"]:
+        if "ratio" in b:
+            table.setdefault((b["name"].split("/manual")[0], threads, mode), []).append(b["ratio"])
+print("\n| CPU case | threads | count | ratio per round | median |")
+print("|---|---|---|---|---|")
+for (case, threads, mode), rs in sorted(table.items()):
+    print("| %s | %s | %s | %s | **%.3f** |" % (case, threads[1:], mode, " ".join("%.3f" % x for x in rs), statistics.median(rs)))
+PY
+cat "$OUT/summary.md"
+tests="$gpu/tests/hipamp_tests"
+if [ "$TESTS" != 0 ] && [ -x "$tests" ]; then
+  timeout "$(left)" "$tests" >"$OUT/tests.log" 2>&1
+  echo "== tests rc=$? at $((SECONDS - start)) s"; tail -3 "$OUT/tests.log"
+  HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated \
+    timeout "$(left)" "$tests" >"$OUT/tests_emulated.log" 2>&1
+  echo "== tests (emulated device) rc=$? at $((SECONDS - start)) s"; tail -3 "$OUT/tests_emulated.log"
+  HIPAMP_BIASED_REFS=0 timeout "$(left)" "$tests" "[biased_refs],[coherence],[launch_scope]" \
+    >"$OUT/tests_biased_off.log" 2>&1
+  echo "== tests (count off) rc=$? at $((SECONDS - start)) s"; tail -3 "$OUT/tests_biased_off.log"
+fi
+tar -czf "$OUT/runs.tar.gz" -C "$OUT" runs && rm -rf "$OUT/runs"
+echo "== done at $((SECONDS - start)) s"
