@@ -67,7 +67,7 @@ void parallel_for_each(const accelerator_view& av, const extent<N>& domain, cons
         std::is_invocable<const Kernel&, index<N>>::value,
         "hipamp: the kernel must be callable with hipamp::index<N> for an extent<N> domain");
     detail::check_compute_domain(domain);
-    detail::launch(
+    detail::launch_kernel(
         av, "parallel_for_each",
         [&](const auto& on, const Kernel& bound) { return launch_simple(on, domain, bound); },
         kernel);

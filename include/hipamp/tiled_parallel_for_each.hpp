@@ -59,7 +59,7 @@ void parallel_for_each(const accelerator_view& av, const tiled_extent<D0, D1, D2
                   "hipamp: the kernel of a tiled parallel_for_each must be callable with "
                   "hipamp::tiled_index<D0, D1, D2> (the tile sizes of its tiled_extent)");
     detail::check_tiled_compute_domain(domain);
-    detail::launch(
+    detail::launch_kernel(
         av, "parallel_for_each",
         [&](const auto& on, const Kernel& bound) { return launch_tiled(on, domain, bound); },
         kernel);

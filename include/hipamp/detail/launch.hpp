@@ -33,6 +33,7 @@
 #include <hipamp/fallback/simple_executor.hpp>
 
 #if HIPAMP_GPU_TRANSLATION_UNIT
+#include <hipamp/backend/gpu/capture_image.hpp>
 #include <hipamp/backend/gpu/kernel_language.hpp>
 #endif
 
@@ -133,6 +134,32 @@ void launch(const accelerator_view& av, const char* what, const Body& body,
         return on_device(av, what, [&](const auto& target) { return body(target, bound...); });
       },
       bindables...);
+}
+
+// parallel_for_each's protocol (simple and tiled): launch(), except that a GPU launch of an nvcc
+// extended lambda binds a capture image instead of a copy (backend/gpu/capture_image.hpp:
+// nvcc's wrapper would allocate a heap copy of the lambda and copy every capture again, for a
+// GPU that reads only the captures). Only these entry points opt in: their GPU rooms hand the
+// kernel object to the runtime by address and never call or copy it on the host.
+template <class Body, class Kernel>
+void launch_kernel(const accelerator_view& av, const char* what, const Body& body,
+                   const Kernel& kernel) {
+#if HIPAMP_GPU_TRANSLATION_UNIT
+  if constexpr (gpu::capture_image_applies<Kernel>()) {
+    const int verdict = gpu::capture_image_verdict<Kernel>().load(std::memory_order_acquire);
+    if (verdict != 2 && !av.runs_on_cpu() && gpu::capture_images_allowed() &&
+        (verdict == 1 || gpu::check_capture_layout(kernel))) {
+      launch_scope scope(av.queue());
+      scope.hold(std::addressof(kernel), sizeof(Kernel));
+      const gpu::capture_image<Kernel> image(kernel);
+      scope.close();
+      scope.complete(
+          on_device(av, what, [&](const auto& target) { return body(target, image.get()); }));
+      return;
+    }
+  }
+#endif
+  launch(av, what, body, kernel);
 }
 
 // The protocol for work whose every device's code is compiled into libhipamp (gemm): any unit

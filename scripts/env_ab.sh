@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Issue 19, session 19: the biased reference count measured against the shared (atomic) one in
-# the same binaries, HIPAMP_BIASED_REFS=1 / 0 alternated, on the GPU machine in one device call:
+# Issue 19: a runtime switch measured on and off in the same binaries, alternated, on the GPU
+# machine in one device call. AB_VAR names the switch (default HIPAMP_BIASED_REFS, session 19's
+# biased reference count; HIPAMP_CAPTURE_IMAGE, the capture image of nvcc lambdas), set to 1
+# ("on") and 0 ("off") by turns:
 #   - bench_gpu_runtime's launch cases (CUDA build), ROUNDS pairs;
-#   - bench_simple_model's saxpy 2^16 / 2^18 and stencil 512^2 (CPU build), 16 threads and 1;
-#   - the CUDA build's whole suite plain and on the emulated discrete device, and the
-#     [biased_refs],[coherence],[launch_scope] tests with the count off.
+#   - unless CPU_BENCH=0, bench_simple_model's saxpy 2^16 / 2^18 and stencil 512^2 (CPU build),
+#     16 threads and 1;
+#   - unless TESTS=0, the CUDA build's whole suite plain and on the emulated discrete device, and
+#     OFF_TESTS (a Catch filter) with the switch off.
 # The builds run side by side first; every step is cut off at DEADLINE seconds after the start.
-#   run: bash scripts/biased_refs_ab.sh      Results in $OUT: runs.tar.gz, summary.md, logs.
+#   run: AB_VAR=... bash scripts/env_ab.sh      Results in $OUT: runs.tar.gz, summary.md, logs.
 set -uo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$PWD/biased_refs_ab_out}"
+OUT="${OUT:-$PWD/env_ab_out}"
+AB_VAR="${AB_VAR:-HIPAMP_BIASED_REFS}"
+CPU_BENCH="${CPU_BENCH:-1}"
+OFF_TESTS="${OFF_TESTS:-[biased_refs],[coherence],[launch_scope]}"
 ROOT="${BUILD_ROOT:-/tmp/hipamp-biased-ab}"
 DEADLINE="${DEADLINE:-560}"
 ROUNDS="${ROUNDS:-6}"
@@ -23,7 +29,7 @@ left() {
 }
 cpu="$ROOT/cpu"
 gpu="$ROOT/cuda"
-([ -f "$cpu/build.ninja" ] || cmake -S "$SRC" -B "$cpu" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+[ "$CPU_BENCH" != 0 ] && ([ -f "$cpu/build.ninja" ] || cmake -S "$SRC" -B "$cpu" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DHIPAMP_BACKEND=cpu -DHIPAMP_BUILD_TESTS=OFF -DHIPAMP_BUILD_EXAMPLES=OFF) >"$OUT/build_cpu.log" 2>&1 &&
   timeout "$(left)" cmake --build "$cpu" -j 4 --target bench_simple_model >>"$OUT/build_cpu.log" 2>&1 &
 cpu_pid=$!
@@ -41,11 +47,11 @@ tail -n 2 "$OUT/build_cpu.log" "$OUT/build_cuda.log"
 for r in $(seq 1 "$ROUNDS"); do
   for mode in on off; do
     flag=$([ $mode = on ] && echo 1 || echo 0)
-    HIPAMP_BIASED_REFS=$flag timeout "$(left)" "$gpu/benchmarks/bench_gpu_runtime" \
+    env "$AB_VAR=$flag" timeout "$(left)" "$gpu/benchmarks/bench_gpu_runtime" \
       --benchmark_filter='launch' --benchmark_format=json \
       --benchmark_out="$OUT/runs/bench_gpu_runtime_${mode}_$r.json" >/dev/null 2>&1
-    for t in 16 1; do
-      HIPAMP_BIASED_REFS=$flag OMP_NUM_THREADS=$t timeout "$(left)" \
+    [ "$CPU_BENCH" != 0 ] && for t in 16 1; do
+      env "$AB_VAR=$flag" OMP_NUM_THREADS=$t timeout "$(left)" \
         "$cpu/benchmarks/bench_simple_model" \
         --benchmark_filter='BM_(saxpy|prebuilt_saxpy)/(65536|262144)/|BM_stencil/512/' \
         --benchmark_min_time=0.3s --benchmark_format=json \
@@ -76,9 +82,9 @@ if [ "$TESTS" != 0 ] && [ -x "$tests" ]; then
   HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated \
     timeout "$(left)" "$tests" >"$OUT/tests_emulated.log" 2>&1
   echo "== tests (emulated device) rc=$? at $((SECONDS - start)) s"; tail -3 "$OUT/tests_emulated.log"
-  HIPAMP_BIASED_REFS=0 timeout "$(left)" "$tests" "[biased_refs],[coherence],[launch_scope]" \
-    >"$OUT/tests_biased_off.log" 2>&1
-  echo "== tests (count off) rc=$? at $((SECONDS - start)) s"; tail -3 "$OUT/tests_biased_off.log"
+  env "$AB_VAR=0" timeout "$(left)" "$tests" "$OFF_TESTS" \
+    >"$OUT/tests_switch_off.log" 2>&1
+  echo "== tests ($AB_VAR=0) rc=$? at $((SECONDS - start)) s"; tail -3 "$OUT/tests_switch_off.log"
 fi
 tar -czf "$OUT/runs.tar.gz" -C "$OUT" runs && rm -rf "$OUT/runs"
 echo "== done at $((SECONDS - start)) s"
