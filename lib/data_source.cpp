@@ -237,8 +237,15 @@ bool register_process_barrier() noexcept {
 
 void process_barrier() noexcept {
 #if defined(__linux__) && defined(SYS_membarrier)
-  // Registered by biasing_enabled() before any source was biased; cannot fail after that.
-  (void)syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  // Registered by biasing_enabled() before any source was biased (a child of fork() inherits
+  // the registration). Should the call still fail, register again and retry, and failing that
+  // take the global barrier (slow, but it needs no registration): never demote without one.
+  if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
+  if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 &&
+      syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) {
+    return;
+  }
+  (void)syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
 #endif
 }
 
