@@ -37,7 +37,12 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              __min/__max -> their macro expansion (works in kernels and on mixed types);
              direct3d::clamp/mad/imin/imax/umin/umax/saturate -> written out
   template   x.tile<...>() -> x.template tile<...>() (required when x's type is dependent);
-             typedef P::name T; in a template with type parameter P -> typedef typename P::name T;
+             typedef P::name T; (or typedef std::iterator_traits<P>::name T;) in a template with
+             type parameter P -> typedef typename ...; typename before a bare template parameter
+             in template arguments dropped; a member template's parameter that repeats the
+             class template's renamed within it; a dependent std::iterator<...> base's member
+             types used unqualified -> declared in the class from the base;
+             static_assert(false, ...) in a template -> a condition depending on its parameter
   msvc       MSVC's permissive parsing: names a template uses before their declaration (also
              ones only a sibling header declares) -> forward declarations ahead of the first
              use (enumerations move there, or their header is included); array_view<...>&
@@ -1593,6 +1598,22 @@ class Port:
             self.edit(m.start(1), m.start(1), "typename ", "template",
                       "typedef %s::... -> typedef typename %s::... (a name depending on a "
                       "template parameter; MSVC did not ask for typename)" % (m.group(1), m.group(1)))
+        # `typedef std::iterator_traits<It>::value_type T;`: the same through a template-id
+        # whose arguments name a template parameter.
+        for m in re.finditer(r"\btypedef\s+((?:::\s*)?(?:\w+\s*::\s*)*\w+\s*<)", self.src.mask):
+            close = match_template_head(self.src.mask, m.end(1) - 1)
+            k = bisect.bisect_right(starts, m.start()) - 1
+            if close is None or k < 0 or \
+                    not re.match(r"\s*::\s*\w+", self.src.mask[close + 1:close + 80]):
+                continue
+            args = set(re.findall(r"\w+", self.src.mask[m.end(1):close]))
+            if not args & heads[k][1]:
+                continue
+            name = squash(self.src.mask[m.start(1):close + 1])
+            self.edit(m.start(1), m.start(1), "typename ", "template",
+                      "typedef %s::... -> typedef typename %s::... (a name depending on a "
+                      "template parameter; MSVC did not ask for typename)" % (name, name))
+        self.port_msvc_template_names(heads, starts)
 
         # `std::ostream_iterator<V, Traits::char_type>`: the same, outside a typedef; a member
         # named like a type (value_type, char_type, iterator, pointer, reference) is taken for
@@ -1608,6 +1629,151 @@ class Port:
             self.edit(m.start(1), m.start(1), "typename ", "template",
                       "%s::%s -> typename %s::%s (a type depending on a template parameter; "
                       "MSVC did not ask for typename)" % ((m.group(1), m.group(2)) * 2))
+
+    def port_msvc_template_names(self, heads, starts):
+        """Three more names MSVC's template parsing let through and g++ and nvcc refuse.
+        `std::iterator<tag, typename T, int>`: typename before a bare template parameter in a
+        template argument list is dropped. A member template (a friend `template <typename T>
+        friend ... begin(...)` in `template <typename T> class C`) whose parameter repeats the
+        class's: its own parameter is renamed within its declaration (MSVC let the inner one
+        shadow the outer; g++ refuses). A class template derived from `std::iterator<...>` of
+        its parameters that uses the base's member types (`reference`, `difference_type`, ...)
+        unqualified: MSVC found them in the dependent base, g++ does not look there, so the
+        class declares them from its base, publicly, as the base does."""
+        mask = self.src.mask
+
+        def last_head_params(at):
+            k = bisect.bisect_right(starts, at) - 1
+            return heads[k][1] if k >= 0 else set()
+
+        # typename before a bare template parameter in a template argument list.
+        for m in re.finditer(r"\btypename\s+([A-Za-z_]\w*)\s*(?=[,>])", mask):
+            angle = parens = 0
+            opened = None
+            for i in range(m.start() - 1, -1, -1):
+                c = mask[i]
+                if c == ">":
+                    angle += 1
+                elif c == "<":
+                    if angle == 0:
+                        opened = i
+                        break
+                    angle -= 1
+                elif c == ")":
+                    parens += 1
+                elif c == "(":
+                    if parens == 0:
+                        break
+                    parens -= 1
+                elif c in ";{}":
+                    break
+            if opened is None or re.search(r"\btemplate\s*$", mask[:opened]):
+                continue  # a template parameter list: `template <typename T, ...>`
+            name = m.group(1)
+            if name not in last_head_params(m.start()) and \
+                    name not in template_parameter_names(mask, m.start()):
+                continue
+            self.edit(m.start(), m.start(1), "", "template",
+                      "typename %s -> %s in a template argument list (%s is a template "
+                      "parameter, not a qualified name; MSVC let typename stand)" % (name, name, name))
+
+        # A member template's parameter that repeats an enclosing template's.
+        for h in re.finditer(r"\btemplate\s*<", mask):
+            close = match_template_head(mask, h.end() - 1)
+            if close is None or self.src.in_directive(h.start()):
+                continue
+            inner = re.findall(r"(?:typename|class)\s*(?:\.\.\.)?\s*([A-Za-z_]\w*)\s*(?=[,=>])",
+                               mask[h.end():close + 1])
+            shadowed = [n for n in inner if n in template_parameter_names(mask, h.start())]
+            if not shadowed:
+                continue
+            end, parens = None, 0
+            for i in range(close + 1, len(mask)):
+                c = mask[i]
+                if c in "([":
+                    parens += 1
+                elif c in ")]":
+                    parens -= 1
+                elif parens == 0 and c == ";":
+                    end = i
+                    break
+                elif parens == 0 and c == "{":
+                    end = match_forward(mask, i)
+                    break
+            if end is None:
+                continue
+            for name in shadowed:
+                new = name + "_"
+                while re.search(r"\b%s\b" % re.escape(new), mask):
+                    new += "_"
+                for u in re.finditer(r"(?<![\w.:>])\b%s\b" % re.escape(name), mask[h.start():end]):
+                    at = h.start() + u.start()
+                    if mask[max(0, at - 2):at] in ("->", "::"):
+                        continue
+                    self.edit(at, at + len(name), new, "template", None)
+                self.edit(h.start(), h.start(), "", "template",
+                          "member template parameter %s -> %s (it repeats the enclosing "
+                          "template's %s: MSVC let it shadow that one, g++ refuses)" % (name, new, name))
+
+        # `static_assert(false, "must be specialized")` in a template nobody instantiates:
+        # MSVC checked it only on instantiation; g++ (before C++23) checks it where it stands.
+        for m in re.finditer(r"\bstatic_assert\s*\(\s*(false)\s*,", mask):
+            cond = None
+            for head in enclosing_block_heads(mask, m.start()):
+                t = re.search(r"\btemplate\s*<([^{};]*)>", head)
+                if not t:
+                    continue
+                p = re.search(r"(typename|class|int|unsigned|size_t|bool)\s+([A-Za-z_]\w*)",
+                              t.group(1))
+                if p:
+                    cond = ("!sizeof(%s*)" if p.group(1) in ("typename", "class") else
+                            "(%s) != (%s)") % ((p.group(2),) * (1 if p.group(1) in (
+                                "typename", "class") else 2))
+                break
+            if cond is None:
+                continue
+            self.edit(m.start(1), m.end(1), cond, "template",
+                      "static_assert(false, ...) -> static_assert(%s, ...) in a template (false "
+                      "fails where the template stands in g++; MSVC checked it only when the "
+                      "template was instantiated)" % cond)
+
+        # Member types of a dependent std::iterator base, used unqualified.
+        for m in re.finditer(r"\b(class|struct)\s+([A-Za-z_]\w*)\s*:([^{};]*)\{", mask):
+            t = re.search(r"\btemplate\s*<([^{};]*)>\s*$", mask[:m.start()])
+            b = re.search(r"\bstd\s*::\s*iterator\s*<", m.group(3))
+            if not t or not b:
+                continue
+            params = set(re.findall(r"(?:typename|class)\s*([A-Za-z_]\w*)", t.group(1)))
+            open_at = m.start(3) + b.end() - 1
+            close = match_template_head(mask, open_at)
+            body_open = m.end() - 1
+            body_close = match_forward(mask, body_open)
+            if close is None or body_close is None:
+                continue
+            args = self.src.text[open_at + 1:close]
+            args = re.sub(r"\btypename\s+(?=[A-Za-z_]\w*\s*(?:,|$))", "", args.strip())
+            if not set(re.findall(r"\w+", args)) & params:
+                continue  # not a dependent base: g++ finds its members
+            body = mask[body_open + 1:body_close]
+            used = []
+            for name in ("iterator_category", "value_type", "difference_type", "pointer",
+                         "reference"):
+                if name in params or re.search(r"\b(?:typedef\b[^;]*\b%s\s*;|using\s+%s\b)" % (
+                        name, name), body):
+                    continue
+                if re.search(r"(?<![\w.:>])%s\b" % name, body):
+                    used.append(name)
+            if not used:
+                continue
+            base = "std::iterator<%s>" % squash(args)
+            decls = " ".join("typedef typename %s::%s %s;" % (base, n, n) for n in used)
+            if m.group(1) == "class":
+                decls = "public: " + decls + " private:"
+            self.edit(body_open + 1, body_open + 1, "  // amp2hipamp: the dependent base's "
+                      "member types (MSVC found them there)\n    " + decls, "template",
+                      "%s uses %s of its dependent base %s unqualified: declared from the base "
+                      "(MSVC looked them up there; g++ does not)" % (
+                          m.group(2), ", ".join(used), base))
 
     # ---- std::wcout beside narrow output ----------------------------------------------------
     def port_wide_output(self):
@@ -2199,7 +2365,11 @@ class Port:
         # Forward declarations and moved enumerations, grouped by where they go.
         groups = {}
         done = set()
-        for (path, name, f), u in sorted(needs.items(), key=lambda kv: kv[1]):
+        declared_classes = set()  # (path, name, file): a class template is declared once
+        written = set()  # (where, declaration)
+        work = sorted(needs.items(), key=lambda kv: kv[1], reverse=True)
+        while work:
+            (path, name, f), u = work.pop()
             if f in include_files:
                 continue
             entities = own if f is None else siblings[f]["entities"]
@@ -2213,6 +2383,8 @@ class Port:
                 if id(e) in done or e.get("specialization"):
                     continue
                 if f is None and e["start"] < u:
+                    continue
+                if e["kind"] == "class" and (path, name, f) in declared_classes:
                     continue
                 done.add(id(e))
                 at, scope = insertion_point(scan, u, e["path"])
@@ -2250,6 +2422,22 @@ class Port:
                     note = "declared %s ahead of its first use%s" % (
                         "::".join(e["path"] + (e["name"],)),
                         "" if f is None else " (from %s)" % os.path.basename(f))
+                    if e["kind"] == "class":
+                        declared_classes.add((path, name, f))
+                    else:
+                        # The declaration itself may name a class template defined later
+                        # (a function returning an iterator class declared after it): that
+                        # class is declared ahead at the same place, before the function.
+                        for c in entities:
+                            if c["kind"] == "class" and c["template"] and \
+                                    re.search(r"(?<![\w:])%s\s*<" % re.escape(c["name"]), decl) and \
+                                    tuple(e["path"][:len(c["path"])]) == c["path"] and \
+                                    (c["path"], c["name"], f) not in declared_classes and \
+                                    (f is not None or c["start"] >= at):
+                                work.append(((c["path"], c["name"], f), at))
+                if (at, decl) in written:
+                    continue  # a sibling declares it twice (ahead, and where it is defined)
+                written.add((at, decl))
                 groups.setdefault(at, []).append((e["kind"] != "enum", e["kind"] != "class",
                                                   scope, e["path"], decl, note))
         for at, items in sorted(groups.items()):

@@ -2313,6 +2313,140 @@ class MsvcPermissiveParsing(PortTest):
         self.assertPorts(text, text.replace("<amp.h>", "<hipamp/amp.h>"), {"include"})
 
 
+STRIDE_CURSOR = r'''#include <amp.h>
+#include <cstdio>
+#include <iterator>
+#include <vector>
+using namespace concurrency;
+namespace walk
+{
+template <typename T>
+class cursor : public std::iterator<std::random_access_iterator_tag, typename T, int>
+{
+    template <typename T>
+    friend cursor<T> first(const array_view<T>& v) restrict(cpu, amp);
+public:
+    cursor(const array_view<T>& v, int at) restrict(cpu, amp) : m_view(v), m_at(at) { }
+    reference operator*() const restrict(cpu, amp) { return m_view[m_at]; }
+    cursor operator+(difference_type n) const restrict(cpu, amp) { return cursor(m_view, m_at + int(n)); }
+    difference_type offset() const restrict(cpu, amp) { return m_at; }
+private:
+    array_view<T> m_view;
+    difference_type m_at;
+};
+
+template <typename T>
+struct must_specialize
+{
+    must_specialize() { static_assert(false, "no cursor for this type"); }
+};
+
+template <typename T>
+cursor<T> first(const array_view<T>& v) restrict(cpu, amp)
+{
+    return cursor<T>(v, 0);
+}
+}
+
+int main()
+{
+    const int n = 37;
+    std::vector<int> data(n);
+    for (int i = 0; i < n; ++i) data[i] = (i * 7919) % 1009 - 500;
+    std::vector<int> expect(n);
+    for (int i = 0; i < n; ++i) expect[i] = 3 * data[(i * 5) % n] + i;
+    std::vector<int> got(n, 0);
+    array_view<const int> in(n, data);
+    array_view<int> out(n, got);
+    out.discard_data();
+    parallel_for_each(out.extent, [=](index<1> idx) restrict(amp) {
+        auto c = walk::first(in) + (idx[0] * 5) % n;
+        out[idx] = 3 * *c + int(walk::first(out).offset()) + idx[0];
+    });
+    out.synchronize();
+    std::iterator_traits<walk::cursor<int>>::difference_type bad = 0;
+    for (int i = 0; i < n; ++i) bad += got[i] != expect[i];
+    std::printf(bad ? "FAILED %d\n" : "PASSED\n", int(bad));
+    return bad ? 1 : 0;
+}
+'''
+
+
+class MsvcTemplateNames(PortTest):
+    """An iterator class template as the C++ AMP algorithms library wrote one for MSVC."""
+
+    def test_an_iterator_class_template_ports_and_runs(self):
+        got, report = port(STRIDE_CURSOR, only_amp=True)
+        # typename before a bare parameter in the base's arguments is dropped
+        self.assertIn("public std::iterator<std::random_access_iterator_tag, T, int>", got)
+        # the dependent base's member types, declared publicly as the base has them
+        self.assertIn("public: typedef typename std::iterator<std::random_access_iterator_tag, T, "
+                      "int>::difference_type difference_type; typedef typename std::iterator<"
+                      "std::random_access_iterator_tag, T, int>::reference reference; private:", got)
+        # the friend template's parameter no longer shadows the class's
+        self.assertIn("    template <typename T_>\n    HIPAMP_RESTRICT friend cursor<T_> first("
+                      "const array_view<T_>& v);", got)
+        # static_assert(false) depends on the template's parameter
+        self.assertIn("static_assert(!sizeof(T*), \"no cursor for this type\")", got)
+        # first is declared ahead of the class that befriends it, and so is the class its
+        # declaration returns, before it
+        self.assertIn("template <typename T> class cursor;\n"
+                      "template <typename T> HIPAMP_RESTRICT cursor<T> first(const array_view<T>& v);"
+                      "  // amp2hipamp: declared ahead", got)
+        self.assertIdempotent(got, only_amp=True)
+        self.assertIn("PASSED", compile_ported(self, got, run=True))
+
+    def test_what_g_plus_plus_accepts_is_left_alone(self):
+        text = ("#include <iterator>\n"
+                "template <typename T, typename U = typename T::type> struct A { };\n"
+                "template <typename T> struct B : std::iterator<std::input_iterator_tag, int> {\n"
+                "    template <typename V> void f(V v, difference_type d) { }\n"
+                "    reference g();\n};\n"
+                "template <typename T> struct C : std::iterator<std::input_iterator_tag, T> {\n"
+                "    typedef T* pointer;\n    pointer p;\n};\n"
+                "void h() { static_assert(sizeof(int) >= 2, \"int\"); }\n")
+        self.assertPorts(text, text, set())
+
+    def test_typedef_through_a_dependent_template_id_gets_typename(self):
+        self.assertPorts("template <class It>\nvoid f(It a) {\n"
+                         "  typedef std::iterator_traits<It>::difference_type D;\n"
+                         "  typedef std::vector<int>::size_type S;\n}\n",
+                         "template <class It>\nvoid f(It a) {\n"
+                         "  typedef typename std::iterator_traits<It>::difference_type D;\n"
+                         "  typedef std::vector<int>::size_type S;\n}\n", {"template"})
+
+    def test_a_sibling_declaring_a_template_twice_is_declared_ahead_once(self):
+        """A header calls a function template that a sibling header declares twice (ahead of
+        a class, and where it defines it) and whose declaration returns the sibling's class
+        template: the class and one declaration of the function go ahead."""
+        with tempfile.TemporaryDirectory() as d:
+            files = {
+                "Use.h": "#pragma once\n#include <amp.h>\nnamespace K {\n"
+                         "    template <typename T> int Count(const concurrency::array_view<T>& v)\n"
+                         "    { return Start(v).at; }\n}\n",
+                "Pos.h": "#pragma once\n#include <amp.h>\nnamespace K {\n"
+                         "    template <typename T> struct Pos;\n"
+                         "    template <typename T> Pos<T> Start(const concurrency::array_view<T>& v);\n"
+                         "    template <typename T> struct Pos { int at; };\n"
+                         "    template <typename T> Pos<T> Start(const concurrency::array_view<T>& v)\n"
+                         "    { return Pos<T>{0}; }\n}\n",
+            }
+            for n, t in files.items():
+                with open(os.path.join(d, n), "w") as f:
+                    f.write(t)
+            amp2hipamp._SCANS.clear()
+            with redirect_stdout(io.StringIO()):
+                amp2hipamp.main(["-i", os.path.join(d, "Use.h")])
+            with open(os.path.join(d, "Use.h")) as f:
+                use = f.read()
+            self.assertEqual(use.count("struct Pos;"), 1, use)
+            self.assertEqual(use.count("Pos<T> Start("), 1, use)
+            self.assertLess(use.index("struct Pos;"), use.index("Pos<T> Start("))
+            amp2hipamp._SCANS.clear()
+            with redirect_stdout(io.StringIO()):
+                self.assertEqual(amp2hipamp.main(["--check", os.path.join(d, "Use.h")]), 0)
+
+
 # ---- the tile rule: tiled kernels with barriers as phases -------------------------------------
 
 TILE_REDUCTION = r'''#include <amp.h>
