@@ -11,7 +11,9 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              -> one #include <hipamp/amp.h>; a quoted #include whose case or \\ separators
              differ from the file on disk -> the file's own spelling
   windows    <windows.h>/<Windows.h>, <tchar.h>, <ppl.h>, <d3d11.h> (and <D3Dcommon.h>),
-             <concurrent_queue.h> -> <hipamp/compat/...>;
+             <concurrent_queue.h>, <concurrent_unordered_map.h> -> <hipamp/compat/...>;
+             concurrency::parallel_for (PPL, which MSVC's <amp.h> brings) without <ppl.h> ->
+             the compat <ppl.h> added;
              <SDKDDKVer.h> dropped; MSVC's internal <xutility> -> <algorithm>; a file using QueryPerformanceCounter/LARGE_INTEGER/DWORD/
              GetTickCount without <windows.h> (<amp.h> brought it on MSVC) gets the compat one;
              a file naming stdext::checked_array_iterator (or unchecked_, make_...) gets
@@ -22,7 +24,9 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              list, before a function's declaration (also inside a #define); restrict(cpu) alone
              is dropped
   index      bare index<N>, index<RANK> -> concurrency::index<...> everywhere in a C++ AMP file
-             (POSIX declares a function ::index, so the bare name is ambiguous)
+             (POSIX declares a function ::index, so the bare name is ambiguous); not index<...>(
+             where the program declares a function named index (ampblas's index<S>(i, j)), nor
+             index<S> of a constant S of a non-integer type
   qualify    bare texture<...>, texture_view<...>, writeonly_texture_view<...> ->
              concurrency::graphics::...; bare norm as a type under `using namespace
              concurrency::graphics;` -> concurrency::graphics::norm (CUDA's math headers
@@ -42,7 +46,10 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              in template arguments dropped; a member template's parameter that repeats the
              class template's renamed within it; a dependent std::iterator<...> base's member
              types used unqualified -> declared in the class from the base;
-             static_assert(false, ...) in a template -> a condition depending on its parameter
+             static_assert(false, ...) in a template -> a condition depending on its parameter;
+             av.reinterpret_as<T>() / av.view_as<N>(e) -> av.template ...; T::value_type(x)
+             (a functional cast) -> typename T::value_type(x); these apply to every file of the
+             program, also one that shows no sign of C++ AMP
   msvc       MSVC's permissive parsing: names a template uses before their declaration (also
              ones only a sibling header declares) -> forward declarations ahead of the first
              use (enumerations move there, or their header is included); array_view<...>&
@@ -51,7 +58,8 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              signedness -> converted; `unsigned int Rank` template parameters deduced from a
              C++ AMP rank (array_view<T, Rank>, index<Rank>, ...) -> int Rank;
              std::exception("message") (MSVC's constructor taking a message) ->
-             std::runtime_error("message")
+             std::runtime_error("message") (not a base initializer `: std::exception(other)`);
+             __declspec(dllimport) / __declspec(dllexport) dropped
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
@@ -156,6 +164,7 @@ COMPAT_HEADERS = {
     # <d3d11.h> includes it on Windows; samples name it beside <d3d11.h> for D3D_FEATURE_LEVEL.
     "d3dcommon.h": "hipamp/compat/d3d11.h",
     "concurrent_queue.h": "hipamp/compat/concurrent_queue.h",
+    "concurrent_unordered_map.h": "hipamp/compat/concurrent_unordered_map.h",
 }
 # MSVC's stdext::checked_array_iterator / unchecked_array_iterator (and their make_ functions).
 CHECKED_ITERATOR_HEADER = "hipamp/compat/checked_array_iterator.h"
@@ -463,9 +472,13 @@ class Port:
         # A program's own Windows-only files (stdafx.h, targetver.h, a Timer.h using
         # QueryPerformanceCounter) show no sign of C++ AMP but must be ported all the same.
         self.port_windows_includes()
+        self.port_dll_linkage()
         self.port_main()
         self.port_missing_return()
         if self.only_amp and not self.looks_like_amp():
+            # MSVC's template parsing, as in the program's other files: a test driver calling
+            # only a C++ AMP library's API (ampblas's `T::value_type(10)`) builds with MSVC.
+            self.port_template_keyword()
             self.port_robust_access()
             return self
         self.port_includes()
@@ -1138,8 +1151,18 @@ class Port:
         directive = re.search(r"\busing\s+namespace\s+(?:::\s*)?(concurrency|Concurrency)\s*;", mask)
         spelling = directive.group(1) if directive else "concurrency"
         qualifier = spelling + "::"
+        # A program that declares a function of its own named index (ampblas's
+        # `template <order S> concurrency::index<2> index(unsigned i, unsigned j)`, its
+        # specializations `index<order::row_major>(...)` and calls `index<S>(i, j)` in other
+        # headers): a bare index<...>( may be that function, so only type uses (not followed
+        # by `(`) are qualified.
+        own_function = "index" in self.own_function_names()
         for m in re.finditer(r"(?<![\w:.])(?<!->)index(\s*<\s*[\w\s:+\-*]*>)", mask):
             if self.src.in_directive(m.start()):
+                continue
+            if own_function and mask[m.end():m.end() + 20].lstrip().startswith("("):
+                continue
+            if self.names_a_non_integral_constant(m.group(1), m.start()):
                 continue
             self.edit(m.start(), m.start(), qualifier, "index",
                       "index%s -> %sindex%s (POSIX ::index makes the bare name ambiguous under "
@@ -1229,10 +1252,22 @@ class Port:
         if not re.search(r"\busing\s+namespace\s+std\b", mask):
             names += ["array", "extent"]
         declared = set(re.findall(r"\b(?:class|struct|using|typedef)\s+(?:[\w:<>, ]+\s+)?(\w+)", mask))
+        # Function templates of the file's own with one of these names (ampblas's
+        # `template <order S> concurrency::extent<2> extent(unsigned i, unsigned j)`): a bare
+        # name<...>( may be that function, so only the type's uses are qualified.
+        own_functions = self.own_function_names()
         out = []
         for m in re.finditer(r"(?<![\w:.#])(?<!->)(%s)\b" % "|".join(names), text):
             name = m.group(1)
             if name in declared:
+                continue
+            if name in own_functions:
+                close = match_template_head(text, m.end() + text[m.end():].index("<")) \
+                    if re.match(r"\s*<", text[m.end():]) else None
+                if close is None or text[close + 1:close + 20].lstrip().startswith("("):
+                    continue
+            if text is mask and name in ("index", "extent") and \
+                    self.names_a_non_integral_constant(text[m.end():m.end() + 80], m.start()):
                 continue
             # The type is followed by its template arguments; a variable of that name may be
             # followed by `<<` or `<=` (`log << extent << std::endl`).
@@ -1312,6 +1347,18 @@ class Port:
                       "<windows.h> on MSVC\n", "windows",
                       "uses the Windows API without #include <windows.h> (<amp.h> brought it on "
                       "MSVC): added #include <hipamp/compat/windows.h>")
+        # <amp.h> brings <ppltasks.h> and so <ppl.h> on MSVC: files call concurrency::parallel_for
+        # without including it (ampblas's runtime test).
+        if "hipamp/compat/ppl.h" not in have and (re.search(
+                r"\b(?:concurrency|Concurrency)\s*::\s*(?:parallel_for|parallel_invoke|"
+                r"critical_section|task_group|combinable)\b", mask) or (re.search(
+                    r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\s*;", mask) and
+                re.search(r"(?<![\w:.])(?:parallel_for|parallel_invoke)\s*\(", mask))):
+            self.edit(first_include, first_include,
+                      "#include <hipamp/compat/ppl.h>  // amp2hipamp: <amp.h> brings <ppl.h> on "
+                      "MSVC\n", "windows",
+                      "uses PPL (concurrency::parallel_for, ...) without #include <ppl.h> (<amp.h> "
+                      "brought it on MSVC): added #include <hipamp/compat/ppl.h>")
         # MSVC's <iterator> (so nearly every standard header) declares stdext's checked and
         # unchecked array iterators: a file naming them gets hipamp's.
         if CHECKED_ITERATOR_HEADER not in have and re.search(
@@ -1469,6 +1516,15 @@ class Port:
             done_to = end
 
     # ---- std::exception("message"): a constructor only MSVC's std::exception has ----------
+    def port_dll_linkage(self):
+        """`#define AMPBLAS_DLL __declspec(dllimport)`: a Windows DLL's linkage, which g++ and
+        nvcc take for a declaration of a function named __declspec. A program built against
+        hipamp links the library's sources into it: the specifier is dropped."""
+        for m in re.finditer(r"\b__declspec\s*\(\s*(dllimport|dllexport)\s*\)", self.src.mask):
+            self.edit(m.start(), m.end(), "", "msvc",
+                      "__declspec(%s) dropped (a Windows DLL's linkage; the port links the "
+                      "library's sources into the program)" % m.group(1))
+
     def port_exception_message(self):
         mask = self.src.mask
         include_needed = not re.search(r'#\s*include\s*[<"](?:amp\.h|hipamp/amp\.h|stdexcept)[>"]',
@@ -1480,6 +1536,12 @@ class Port:
             if close is None or not mask[m.end():close].strip() or \
                     len(split_top_level(mask[m.end():close], ",")) != 1:
                 continue  # the default constructor, or MSVC's (message, int) one: left alone
+            head = mask[max(mask.rfind(";", 0, m.start()), mask.rfind("{", 0, m.start()),
+                            mask.rfind("}", 0, m.start())) + 1:m.start()]
+            if re.search(r"\)\s*(?:throw\s*\([^()]*\)\s*|noexcept\s*(?:\([^()]*\)\s*)?)?"
+                         r":(?!:)[^:]*(?:::[^:]*)*$", head) and \
+                    re.search(r"(?<!:)[:,]\s*$", head):
+                continue  # a base initializer (`: std::exception(other), ...`): the base is exception
             self.edit(m.start(1), m.end(1), "runtime_error", "msvc",
                       "std::exception(message) -> std::runtime_error(message) (the message "
                       "constructor is MSVC's; runtime_error derives from std::exception and "
@@ -1581,10 +1643,11 @@ class Port:
 
     # ---- the template keyword before a dependent member template ---------------------------
     def port_template_keyword(self):
-        for m in re.finditer(r"(?:\.|->)\s*(tile)\s*<", self.src.mask):
+        for m in re.finditer(r"(?:\.|->)\s*(tile|reinterpret_as|view_as)\s*<", self.src.mask):
             self.edit(m.start(1), m.start(1), "template ", "template",
-                      ".tile<...>() -> .template tile<...>() (needed when the object's type "
-                      "depends on a template parameter; MSVC did not ask for it)")
+                      ".%s<...>() -> .template %s<...>() (needed when the object's type "
+                      "depends on a template parameter; MSVC did not ask for it)" % (
+                          m.group(1), m.group(1)))
 
         # `typedef InIt::value_type T;` in a template: MSVC did not ask for `typename` before a
         # name that depends on a template parameter; g++ and nvcc do.
@@ -1618,8 +1681,11 @@ class Port:
         # `std::ostream_iterator<V, Traits::char_type>`: the same, outside a typedef; a member
         # named like a type (value_type, char_type, iterator, pointer, reference) is taken for
         # one where no typename precedes it (not before `(`: a call or a constructor).
-        for m in re.finditer(r"(?<![\w:])(\w+)\s*::\s*(\w*(?:type|iterator|pointer|reference))\b"
-                             r"(?!\s*[(:])", self.src.mask):
+        # The standard's own member type names are types before `(` too: `T::value_type(10)`
+        # is a functional cast.
+        for m in re.finditer(r"(?<![\w:])(\w+)\s*::\s*(?:(\w*(?:type|iterator|pointer|reference))\b"
+                             r"(?!\s*[(:])|(value_type|size_type|difference_type)\b(?=\s*\())",
+                             self.src.mask):
             k = bisect.bisect_right(starts, m.start()) - 1
             if k < 0 or m.group(1) not in heads[k][1] or self.src.in_directive(m.start()):
                 continue
@@ -1628,7 +1694,7 @@ class Port:
                 continue
             self.edit(m.start(1), m.start(1), "typename ", "template",
                       "%s::%s -> typename %s::%s (a type depending on a template parameter; "
-                      "MSVC did not ask for typename)" % ((m.group(1), m.group(2)) * 2))
+                      "MSVC did not ask for typename)" % ((m.group(1), m.group(2) or m.group(3)) * 2))
 
     def port_msvc_template_names(self, heads, starts):
         """Three more names MSVC's template parsing let through and g++ and nvcc refuse.
@@ -2481,6 +2547,37 @@ class Port:
                 break
             at = m.end()
         return at if at is not None else self.top_insertion_point()
+
+    def names_a_non_integral_constant(self, args, at):
+        """Whether `<args>` (the text after index or extent) is one name declared before `at`
+        with a type that is not an integer (ampblas's `const enum class order S =
+        order::col_major;` before `index<S>(0, m1)`): C++ AMP's rank is an int, so that
+        index<S> is the program's own function, not concurrency::index."""
+        m = re.match(r"\s*<\s*([A-Za-z_]\w*)\s*>", args)
+        if not m:
+            return False
+        decl = None
+        for decl in re.finditer(r"\b([A-Za-z_]\w*)\s+(?:const\s+)?%s\s*[=;,>)]" % re.escape(m.group(1)),
+                                self.src.mask[:at]):
+            pass
+        if decl is None:
+            return False
+        return decl.group(1) not in ("int", "unsigned", "signed", "long", "short", "char", "bool",
+                                     "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+                                     "auto", "const", "constexpr", "static", "typename", "class",
+                                     "return", "case", "using", "typedef", "else", "define")
+
+    def own_function_names(self):
+        """Names of the namespace-scope functions this file, the headers it includes and the
+        headers beside them declare."""
+        if getattr(self, "_own_function_names", None) is None:
+            scans = [scan_namespace_scope(self.src.mask, self.src)]
+            if self.path not in ("-", ""):
+                scans += [scan_file(p) for p in sorted(self.transitive_includes())]
+                scans += [scan_file(p) for p in self.sibling_headers()]
+            self._own_function_names = {e["name"] for s in scans if s for e in s["entities"]
+                                        if e["kind"] == "function"}
+        return self._own_function_names
 
     def transitive_includes(self):
         return transitive_includes_of(os.path.abspath(self.path)) - {os.path.abspath(self.path)}

@@ -2447,6 +2447,84 @@ class MsvcTemplateNames(PortTest):
                 self.assertEqual(amp2hipamp.main(["--check", os.path.join(d, "Use.h")]), 0)
 
 
+class AmpBlasIdioms(PortTest):
+    """What ampblas (Microsoft's C++ AMP BLAS) needs beyond the rules above."""
+
+    def test_dll_linkage_is_dropped(self):
+        text = ("#ifndef API\n#define API __declspec(dllimport)\n#else\n"
+                "#define API __declspec( dllexport )\n#endif\n"
+                "struct __declspec(novtable) I {};\nAPI void f();\n")
+        self.assertPorts(text, text.replace("__declspec(dllimport)", "")
+                         .replace("__declspec( dllexport )", ""), {"msvc"})
+
+    def test_concurrent_unordered_map_and_ppl_through_amp_h(self):
+        # MSVC's <amp.h> brings <ppl.h>: a file calling concurrency::parallel_for gets the
+        # compat header; concurrency::parallel_for_each alone (C++ AMP's) does not ask for it.
+        self.assertPorts("#include <amp.h>\n#include <concurrent_unordered_map.h>\n"
+                         "void g() { concurrency::parallel_for(0, 4, [](int) {}); }\n",
+                         "#include <hipamp/compat/ppl.h>  // amp2hipamp: <amp.h> brings <ppl.h> "
+                         "on MSVC\n#include <hipamp/amp.h>\n"
+                         "#include <hipamp/compat/concurrent_unordered_map.h>\n"
+                         "void g() { concurrency::parallel_for(0, 4, [](int) {}); }\n",
+                         {"include", "windows"})
+        text = ("#include <amp.h>\nvoid g(concurrency::array_view<int> v) {\n"
+                "  concurrency::parallel_for_each(v.extent, [=](concurrency::index<1> i) "
+                "restrict(amp) { v[i] = 0; });\n}\n")
+        self.assertNotIn("ppl.h", port(text)[0])
+
+    def test_member_templates_of_a_dependent_view_get_template(self):
+        self.assertPorts("template <typename T> void f(const T* p) {\n"
+                         "  auto av = get(p);\n  auto w = av.reinterpret_as<T>();\n"
+                         "  auto x = av.view_as<2>(e);\n}\n",
+                         "template <typename T> void f(const T* p) {\n"
+                         "  auto av = get(p);\n  auto w = av.template reinterpret_as<T>();\n"
+                         "  auto x = av.template view_as<2>(e);\n}\n", {"template"})
+
+    def test_functional_cast_to_a_dependent_value_type_gets_typename(self):
+        # The library's test driver shows no sign of C++ AMP (it calls ampblas only): the
+        # template rules apply to it all the same.
+        text = ("#include \"ampblas.h\"\ntemplate <typename T> bool t() {\n"
+                "  T y = T(1, 1) * T::value_type(10);\n  return T::size() > 0;\n}\n")
+        got = port(text, only_amp=True)[0]
+        self.assertIn("T y = T(1, 1) * typename T::value_type(10);", got)
+        self.assertIn("return T::size() > 0;", got)
+        self.assertIdempotent(got, only_amp=True)
+
+    def test_exception_as_a_base_initializer_is_left_alone(self):
+        text = ("#include <amp.h>\nstruct E : public std::exception {\n"
+                "  E(const E& o) throw() : std::exception(o), c(o.c) {}\n"
+                "  E(int k) : c(k) { if (k) throw std::exception(\"bad\"); }\n"
+                "  int c;\n};\n"
+                "struct F : std::exception { F(const F& o) : c(1), std::exception(o) {} int c; };\n")
+        got = port(text)[0]
+        self.assertIn(": std::exception(o), c(o.c) {}", got)
+        self.assertIn(": c(1), std::exception(o) {}", got)
+        self.assertIn("throw std::runtime_error(\"bad\");", got)
+
+    def test_a_function_named_index_or_extent_is_not_concurrency_index(self):
+        # ampblas's storage-order helpers: function templates named index and extent over an
+        # `enum class order`, specialized and called as index<S>(i, j) in the library's
+        # headers; C++ AMP's index<2> and extent<2> beside them are still qualified.
+        text = ("#include <amp.h>\nenum class order { row_major, col_major };\n"
+                "template <order S> inline concurrency::index<2> index(unsigned i, unsigned j);\n"
+                "template <> inline concurrency::index<2> index<order::row_major>(unsigned i, "
+                "unsigned j) { return concurrency::index<2>(i, j); }\n"
+                "template <order S> inline concurrency::extent<2> extent(unsigned i, unsigned j);\n"
+                "void f(concurrency::array_view<float, 2> a) {\n"
+                "  const order S = order::col_major;\n"
+                "  auto s = a.section(index<S>(0, 1), extent<S>(2, 2));\n"
+                "  index<2> t(0, 0); extent<2> u(1, 1);\n}\n")
+        got = port(text)[0]
+        self.assertIn("index<order::row_major>(unsigned i", got)
+        self.assertIn("a.section(index<S>(0, 1), extent<S>(2, 2));", got)
+        self.assertIn("concurrency::index<2> t(0, 0); concurrency::extent<2> u(1, 1);", got)
+        self.assertIdempotent(got)
+        # without a function of its own, a rank held in an int constant is C++ AMP's
+        got = port("#include <amp.h>\nvoid g() {\n  const int R = 2;\n"
+                   "  auto i = index<R>(0, 0);\n}\n")[0]
+        self.assertIn("auto i = concurrency::index<R>(0, 0);", got)
+
+
 # ---- the tile rule: tiled kernels with barriers as phases -------------------------------------
 
 TILE_REDUCTION = r'''#include <amp.h>
