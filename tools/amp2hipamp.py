@@ -2562,10 +2562,18 @@ class Port:
             pass
         if decl is None:
             return False
-        return decl.group(1) not in ("int", "unsigned", "signed", "long", "short", "char", "bool",
-                                     "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
-                                     "auto", "const", "constexpr", "static", "typename", "class",
-                                     "return", "case", "using", "typedef", "else", "define")
+        word = decl.group(1)
+        if word in ("int", "unsigned", "signed", "long", "short", "char", "bool", "size_t",
+                    "ptrdiff_t", "intptr_t", "uintptr_t", "size_type", "auto", "const",
+                    "constexpr", "static", "typename", "class", "return", "case", "using",
+                    "typedef", "else", "define", "uint", "UINT", "INT", "DWORD", "ULONG", "LONG",
+                    "SIZE_T") or re.fullmatch(r"u?int(?:8|16|32|64)_t|U?INT(?:8|16|32|64)", word):
+            return False
+        # a name this file defines as an integer type (`typedef unsigned int rank_t;`)
+        return not re.search(r"\btypedef\s+(?:(?:const|unsigned|signed|long|short|int|char|"
+                             r"std\s*::\s*)\s*)*\w*\s+%s\s*;|\busing\s+%s\s*=\s*(?:(?:unsigned|"
+                             r"signed|long|short|std\s*::\s*)\s*)*(?:int|char|size_t|u?int\d+_t)\b" % (
+                                 re.escape(word), re.escape(word)), self.src.mask)
 
     def own_function_names(self):
         """Names of the namespace-scope functions this file, the headers it includes and the

@@ -2519,10 +2519,14 @@ class AmpBlasIdioms(PortTest):
         self.assertIn("a.section(index<S>(0, 1), extent<S>(2, 2));", got)
         self.assertIn("concurrency::index<2> t(0, 0); concurrency::extent<2> u(1, 1);", got)
         self.assertIdempotent(got)
-        # without a function of its own, a rank held in an int constant is C++ AMP's
-        got = port("#include <amp.h>\nvoid g() {\n  const int R = 2;\n"
-                   "  auto i = index<R>(0, 0);\n}\n")[0]
-        self.assertIn("auto i = concurrency::index<R>(0, 0);", got)
+        # without a function of its own, a rank held in an integer constant is C++ AMP's,
+        # also under a typedef of the file's own or one of the usual integer names
+        for decl in ("const int R = 2;", "const uint R = 2;", "const DWORD R = 2;",
+                     "typedef unsigned int rank_t; const rank_t R = 2;",
+                     "using rank_t = std::uint32_t; const rank_t R = 2;"):
+            got = port("#include <amp.h>\nvoid g() {\n  %s\n"
+                       "  auto i = index<R>(0, 0);\n}\n" % decl)[0]
+            self.assertIn("auto i = concurrency::index<R>(0, 0);", got, decl)
 
 
 # ---- the tile rule: tiled kernels with barriers as phases -------------------------------------
