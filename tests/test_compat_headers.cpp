@@ -1,9 +1,11 @@
 // The Windows compatibility headers the porting tool points includes at: <windows.h>,
-// <tchar.h>, <ppl.h>, <d3d11.h>, <concurrent_queue.h>, written the way the C++ AMP samples use
+// <tchar.h>, <ppl.h>, <d3d11.h>, <concurrent_queue.h>, <concurrent_unordered_map.h>, written the
+// way the C++ AMP samples use
 // them, checked against the standard library on random data.
 #include <hipamp/compat/amp.h>
 #include <hipamp/compat/checked_array_iterator.h>
 #include <hipamp/compat/concurrent_queue.h>
+#include <hipamp/compat/concurrent_unordered_map.h>
 #include <hipamp/compat/d3d11.h>
 #include <hipamp/compat/ppl.h>
 #include <hipamp/compat/tchar.h>
@@ -17,8 +19,11 @@
 #include <list>
 #include <numeric>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <hipamp/amp.h>
@@ -357,6 +362,80 @@ TEST_CASE("concurrent_queue.h: FIFO, and work stealing by several threads",
   CHECK(all == expected);
   CHECK(q.empty());
   CHECK(q.unsafe_size() == 0);
+}
+
+TEST_CASE("concurrent_unordered_map.h: a map, and inserts and finds from several threads",
+          "[compat][concurrent_unordered_map_h]") {
+  std::mt19937 gen(4411);
+  const int n = 1500 + int(gen() % 1500);
+  std::vector<std::pair<int, long>> items(n);
+  for (auto& kv : items) kv = {int(gen() % 4001) - 2000, long(gen() % 1000003)};
+
+  // One thread: the first value inserted under a key stays (as std::unordered_map::insert).
+  concurrency::concurrent_unordered_map<int, long> m;
+  std::unordered_map<int, long> want;
+  CHECK(m.empty());
+  for (const auto& kv : items) {
+    const auto got = m.insert(kv);
+    const auto ref = want.insert(kv);
+    CHECK(got.second == ref.second);
+    CHECK(got.first->first == kv.first);
+    CHECK(got.first->second == ref.first->second);
+  }
+  CHECK(m.size() == want.size());
+  std::unordered_map<int, long> seen;
+  for (const auto& kv : m) seen.insert(kv);  // iteration visits each element once
+  CHECK(seen == want);
+  for (int k = -2100; k <= 2100; k += 7) {
+    CHECK(m.count(k) == want.count(k));
+    const auto f = m.find(k);
+    CHECK((f == m.end()) == (want.count(k) == 0));
+    if (want.count(k)) {
+      CHECK(f->second == want.at(k));
+      CHECK(m.at(k) == want.at(k));
+    } else {
+      CHECK_THROWS_AS(m.at(k), std::out_of_range);
+    }
+  }
+  m[5000] += 3;  // operator[] inserts a value-initialized element
+  CHECK(m.at(5000) == 3);
+  const int gone = items[gen() % n].first;
+  CHECK(m.unsafe_erase(gone) == 1);
+  CHECK(m.unsafe_erase(gone) == 0);
+  CHECK(m.find(gone) == m.end());
+  CHECK(m.size() == want.size());  // one erased, one (5000) added
+
+  // ampblas's use: each thread looks up its own context and inserts it when missing, while
+  // the others do the same; an element found or inserted stays where it is (its address does
+  // not move) while other threads insert.
+  concurrency::concurrent_unordered_map<DWORD, std::unique_ptr<int>> contexts;
+  const int threads = 8, rounds = 200;
+  std::vector<std::vector<const int*>> addresses(threads);
+  std::vector<DWORD> ids(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      ids[t] = GetCurrentThreadId();
+      for (int r = 0; r < rounds; ++r) {
+        auto it = contexts.find(ids[t]);
+        if (it == contexts.end())
+          it = contexts.insert(std::make_pair(ids[t], std::unique_ptr<int>(new int(t)))).first;
+        addresses[t].push_back(it->second.get());
+        // other keys too, so that inserts of other threads run beside these finds
+        contexts.insert(std::make_pair(DWORD(100000 + t * rounds + r), std::unique_ptr<int>()));
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  CHECK(std::set<DWORD>(ids.begin(), ids.end()).size() == std::size_t(threads));
+  CHECK(std::find(ids.begin(), ids.end(), DWORD(0)) == ids.end());
+  CHECK(contexts.size() == std::size_t(threads + threads * rounds));
+  for (int t = 0; t < threads; ++t) {
+    CHECK(*addresses[t].front() == t);  // each thread's own context, never another's
+    CHECK(std::count(addresses[t].begin(), addresses[t].end(), addresses[t].front()) == rounds);
+    CHECK(contexts.find(ids[t])->second.get() == addresses[t].front());
+  }
+  CHECK(GetCurrentThreadId() == GetCurrentThreadId());
 }
 
 static_assert(

@@ -11,7 +11,9 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              -> one #include <hipamp/amp.h>; a quoted #include whose case or \\ separators
              differ from the file on disk -> the file's own spelling
   windows    <windows.h>/<Windows.h>, <tchar.h>, <ppl.h>, <d3d11.h> (and <D3Dcommon.h>),
-             <concurrent_queue.h> -> <hipamp/compat/...>;
+             <concurrent_queue.h>, <concurrent_unordered_map.h> -> <hipamp/compat/...>;
+             concurrency::parallel_for (PPL, which MSVC's <amp.h> brings) without <ppl.h> ->
+             the compat <ppl.h> added;
              <SDKDDKVer.h> dropped; MSVC's internal <xutility> -> <algorithm>; a file using QueryPerformanceCounter/LARGE_INTEGER/DWORD/
              GetTickCount without <windows.h> (<amp.h> brought it on MSVC) gets the compat one;
              a file naming stdext::checked_array_iterator (or unchecked_, make_...) gets
@@ -22,7 +24,9 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              list, before a function's declaration (also inside a #define); restrict(cpu) alone
              is dropped
   index      bare index<N>, index<RANK> -> concurrency::index<...> everywhere in a C++ AMP file
-             (POSIX declares a function ::index, so the bare name is ambiguous)
+             (POSIX declares a function ::index, so the bare name is ambiguous); not index<...>(
+             where the program declares a function named index (ampblas's index<S>(i, j)), nor
+             index<S> of a constant S of a non-integer type
   qualify    bare texture<...>, texture_view<...>, writeonly_texture_view<...> ->
              concurrency::graphics::...; bare norm as a type under `using namespace
              concurrency::graphics;` -> concurrency::graphics::norm (CUDA's math headers
@@ -37,7 +41,15 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              __min/__max -> their macro expansion (works in kernels and on mixed types);
              direct3d::clamp/mad/imin/imax/umin/umax/saturate -> written out
   template   x.tile<...>() -> x.template tile<...>() (required when x's type is dependent);
-             typedef P::name T; in a template with type parameter P -> typedef typename P::name T;
+             typedef P::name T; (or typedef std::iterator_traits<P>::name T;) in a template with
+             type parameter P -> typedef typename ...; typename before a bare template parameter
+             in template arguments dropped; a member template's parameter that repeats the
+             class template's renamed within it; a dependent std::iterator<...> base's member
+             types used unqualified -> declared in the class from the base;
+             static_assert(false, ...) in a template -> a condition depending on its parameter;
+             av.reinterpret_as<T>() / av.view_as<N>(e) -> av.template ...; T::value_type(x)
+             (a functional cast) -> typename T::value_type(x); these apply to every file of the
+             program, also one that shows no sign of C++ AMP
   msvc       MSVC's permissive parsing: names a template uses before their declaration (also
              ones only a sibling header declares) -> forward declarations ahead of the first
              use (enumerations move there, or their header is included); array_view<...>&
@@ -46,7 +58,8 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              signedness -> converted; `unsigned int Rank` template parameters deduced from a
              C++ AMP rank (array_view<T, Rank>, index<Rank>, ...) -> int Rank;
              std::exception("message") (MSVC's constructor taking a message) ->
-             std::runtime_error("message")
+             std::runtime_error("message") (not a base initializer `: std::exception(other)`);
+             __declspec(dllimport) / __declspec(dllexport) dropped
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
@@ -151,6 +164,7 @@ COMPAT_HEADERS = {
     # <d3d11.h> includes it on Windows; samples name it beside <d3d11.h> for D3D_FEATURE_LEVEL.
     "d3dcommon.h": "hipamp/compat/d3d11.h",
     "concurrent_queue.h": "hipamp/compat/concurrent_queue.h",
+    "concurrent_unordered_map.h": "hipamp/compat/concurrent_unordered_map.h",
 }
 # MSVC's stdext::checked_array_iterator / unchecked_array_iterator (and their make_ functions).
 CHECKED_ITERATOR_HEADER = "hipamp/compat/checked_array_iterator.h"
@@ -458,9 +472,13 @@ class Port:
         # A program's own Windows-only files (stdafx.h, targetver.h, a Timer.h using
         # QueryPerformanceCounter) show no sign of C++ AMP but must be ported all the same.
         self.port_windows_includes()
+        self.port_dll_linkage()
         self.port_main()
         self.port_missing_return()
         if self.only_amp and not self.looks_like_amp():
+            # MSVC's template parsing, as in the program's other files: a test driver calling
+            # only a C++ AMP library's API (ampblas's `T::value_type(10)`) builds with MSVC.
+            self.port_template_keyword()
             self.port_robust_access()
             return self
         self.port_includes()
@@ -1133,8 +1151,18 @@ class Port:
         directive = re.search(r"\busing\s+namespace\s+(?:::\s*)?(concurrency|Concurrency)\s*;", mask)
         spelling = directive.group(1) if directive else "concurrency"
         qualifier = spelling + "::"
+        # A program that declares a function of its own named index (ampblas's
+        # `template <order S> concurrency::index<2> index(unsigned i, unsigned j)`, its
+        # specializations `index<order::row_major>(...)` and calls `index<S>(i, j)` in other
+        # headers): a bare index<...>( may be that function, so only type uses (not followed
+        # by `(`) are qualified.
+        own_function = "index" in self.own_function_names()
         for m in re.finditer(r"(?<![\w:.])(?<!->)index(\s*<\s*[\w\s:+\-*]*>)", mask):
             if self.src.in_directive(m.start()):
+                continue
+            if own_function and mask[m.end():m.end() + 20].lstrip().startswith("("):
+                continue
+            if self.names_a_non_integral_constant(m.group(1), m.start()):
                 continue
             self.edit(m.start(), m.start(), qualifier, "index",
                       "index%s -> %sindex%s (POSIX ::index makes the bare name ambiguous under "
@@ -1224,10 +1252,22 @@ class Port:
         if not re.search(r"\busing\s+namespace\s+std\b", mask):
             names += ["array", "extent"]
         declared = set(re.findall(r"\b(?:class|struct|using|typedef)\s+(?:[\w:<>, ]+\s+)?(\w+)", mask))
+        # Function templates of the file's own with one of these names (ampblas's
+        # `template <order S> concurrency::extent<2> extent(unsigned i, unsigned j)`): a bare
+        # name<...>( may be that function, so only the type's uses are qualified.
+        own_functions = self.own_function_names()
         out = []
         for m in re.finditer(r"(?<![\w:.#])(?<!->)(%s)\b" % "|".join(names), text):
             name = m.group(1)
             if name in declared:
+                continue
+            if name in own_functions:
+                close = match_template_head(text, m.end() + text[m.end():].index("<")) \
+                    if re.match(r"\s*<", text[m.end():]) else None
+                if close is None or text[close + 1:close + 20].lstrip().startswith("("):
+                    continue
+            if text is mask and name in ("index", "extent") and \
+                    self.names_a_non_integral_constant(text[m.end():m.end() + 80], m.start()):
                 continue
             # The type is followed by its template arguments; a variable of that name may be
             # followed by `<<` or `<=` (`log << extent << std::endl`).
@@ -1307,6 +1347,18 @@ class Port:
                       "<windows.h> on MSVC\n", "windows",
                       "uses the Windows API without #include <windows.h> (<amp.h> brought it on "
                       "MSVC): added #include <hipamp/compat/windows.h>")
+        # <amp.h> brings <ppltasks.h> and so <ppl.h> on MSVC: files call concurrency::parallel_for
+        # without including it (ampblas's runtime test).
+        if "hipamp/compat/ppl.h" not in have and (re.search(
+                r"\b(?:concurrency|Concurrency)\s*::\s*(?:parallel_for|parallel_invoke|"
+                r"critical_section|task_group|combinable)\b", mask) or (re.search(
+                    r"\busing\s+namespace\s+(?:::\s*)?(?:concurrency|Concurrency)\s*;", mask) and
+                re.search(r"(?<![\w:.])(?:parallel_for|parallel_invoke)\s*\(", mask))):
+            self.edit(first_include, first_include,
+                      "#include <hipamp/compat/ppl.h>  // amp2hipamp: <amp.h> brings <ppl.h> on "
+                      "MSVC\n", "windows",
+                      "uses PPL (concurrency::parallel_for, ...) without #include <ppl.h> (<amp.h> "
+                      "brought it on MSVC): added #include <hipamp/compat/ppl.h>")
         # MSVC's <iterator> (so nearly every standard header) declares stdext's checked and
         # unchecked array iterators: a file naming them gets hipamp's.
         if CHECKED_ITERATOR_HEADER not in have and re.search(
@@ -1464,6 +1516,15 @@ class Port:
             done_to = end
 
     # ---- std::exception("message"): a constructor only MSVC's std::exception has ----------
+    def port_dll_linkage(self):
+        """`#define AMPBLAS_DLL __declspec(dllimport)`: a Windows DLL's linkage, which g++ and
+        nvcc take for a declaration of a function named __declspec. A program built against
+        hipamp links the library's sources into it: the specifier is dropped."""
+        for m in re.finditer(r"\b__declspec\s*\(\s*(dllimport|dllexport)\s*\)", self.src.mask):
+            self.edit(m.start(), m.end(), "", "msvc",
+                      "__declspec(%s) dropped (a Windows DLL's linkage; the port links the "
+                      "library's sources into the program)" % m.group(1))
+
     def port_exception_message(self):
         mask = self.src.mask
         include_needed = not re.search(r'#\s*include\s*[<"](?:amp\.h|hipamp/amp\.h|stdexcept)[>"]',
@@ -1475,6 +1536,12 @@ class Port:
             if close is None or not mask[m.end():close].strip() or \
                     len(split_top_level(mask[m.end():close], ",")) != 1:
                 continue  # the default constructor, or MSVC's (message, int) one: left alone
+            head = mask[max(mask.rfind(";", 0, m.start()), mask.rfind("{", 0, m.start()),
+                            mask.rfind("}", 0, m.start())) + 1:m.start()]
+            if re.search(r"\)\s*(?:throw\s*\([^()]*\)\s*|noexcept\s*(?:\([^()]*\)\s*)?)?"
+                         r":(?!:)[^:]*(?:::[^:]*)*$", head) and \
+                    re.search(r"(?<!:)[:,]\s*$", head):
+                continue  # a base initializer (`: std::exception(other), ...`): the base is exception
             self.edit(m.start(1), m.end(1), "runtime_error", "msvc",
                       "std::exception(message) -> std::runtime_error(message) (the message "
                       "constructor is MSVC's; runtime_error derives from std::exception and "
@@ -1576,10 +1643,11 @@ class Port:
 
     # ---- the template keyword before a dependent member template ---------------------------
     def port_template_keyword(self):
-        for m in re.finditer(r"(?:\.|->)\s*(tile)\s*<", self.src.mask):
+        for m in re.finditer(r"(?:\.|->)\s*(tile|reinterpret_as|view_as)\s*<", self.src.mask):
             self.edit(m.start(1), m.start(1), "template ", "template",
-                      ".tile<...>() -> .template tile<...>() (needed when the object's type "
-                      "depends on a template parameter; MSVC did not ask for it)")
+                      ".%s<...>() -> .template %s<...>() (needed when the object's type "
+                      "depends on a template parameter; MSVC did not ask for it)" % (
+                          m.group(1), m.group(1)))
 
         # `typedef InIt::value_type T;` in a template: MSVC did not ask for `typename` before a
         # name that depends on a template parameter; g++ and nvcc do.
@@ -1593,12 +1661,31 @@ class Port:
             self.edit(m.start(1), m.start(1), "typename ", "template",
                       "typedef %s::... -> typedef typename %s::... (a name depending on a "
                       "template parameter; MSVC did not ask for typename)" % (m.group(1), m.group(1)))
+        # `typedef std::iterator_traits<It>::value_type T;`: the same through a template-id
+        # whose arguments name a template parameter.
+        for m in re.finditer(r"\btypedef\s+((?:::\s*)?(?:\w+\s*::\s*)*\w+\s*<)", self.src.mask):
+            close = match_template_head(self.src.mask, m.end(1) - 1)
+            k = bisect.bisect_right(starts, m.start()) - 1
+            if close is None or k < 0 or \
+                    not re.match(r"\s*::\s*\w+", self.src.mask[close + 1:close + 80]):
+                continue
+            args = set(re.findall(r"\w+", self.src.mask[m.end(1):close]))
+            if not args & heads[k][1]:
+                continue
+            name = squash(self.src.mask[m.start(1):close + 1])
+            self.edit(m.start(1), m.start(1), "typename ", "template",
+                      "typedef %s::... -> typedef typename %s::... (a name depending on a "
+                      "template parameter; MSVC did not ask for typename)" % (name, name))
+        self.port_msvc_template_names(heads, starts)
 
         # `std::ostream_iterator<V, Traits::char_type>`: the same, outside a typedef; a member
         # named like a type (value_type, char_type, iterator, pointer, reference) is taken for
         # one where no typename precedes it (not before `(`: a call or a constructor).
-        for m in re.finditer(r"(?<![\w:])(\w+)\s*::\s*(\w*(?:type|iterator|pointer|reference))\b"
-                             r"(?!\s*[(:])", self.src.mask):
+        # The standard's own member type names are types before `(` too: `T::value_type(10)`
+        # is a functional cast.
+        for m in re.finditer(r"(?<![\w:])(\w+)\s*::\s*(?:(\w*(?:type|iterator|pointer|reference))\b"
+                             r"(?!\s*[(:])|(value_type|size_type|difference_type)\b(?=\s*\())",
+                             self.src.mask):
             k = bisect.bisect_right(starts, m.start()) - 1
             if k < 0 or m.group(1) not in heads[k][1] or self.src.in_directive(m.start()):
                 continue
@@ -1607,7 +1694,152 @@ class Port:
                 continue
             self.edit(m.start(1), m.start(1), "typename ", "template",
                       "%s::%s -> typename %s::%s (a type depending on a template parameter; "
-                      "MSVC did not ask for typename)" % ((m.group(1), m.group(2)) * 2))
+                      "MSVC did not ask for typename)" % ((m.group(1), m.group(2) or m.group(3)) * 2))
+
+    def port_msvc_template_names(self, heads, starts):
+        """Three more names MSVC's template parsing let through and g++ and nvcc refuse.
+        `std::iterator<tag, typename T, int>`: typename before a bare template parameter in a
+        template argument list is dropped. A member template (a friend `template <typename T>
+        friend ... begin(...)` in `template <typename T> class C`) whose parameter repeats the
+        class's: its own parameter is renamed within its declaration (MSVC let the inner one
+        shadow the outer; g++ refuses). A class template derived from `std::iterator<...>` of
+        its parameters that uses the base's member types (`reference`, `difference_type`, ...)
+        unqualified: MSVC found them in the dependent base, g++ does not look there, so the
+        class declares them from its base, publicly, as the base does."""
+        mask = self.src.mask
+
+        def last_head_params(at):
+            k = bisect.bisect_right(starts, at) - 1
+            return heads[k][1] if k >= 0 else set()
+
+        # typename before a bare template parameter in a template argument list.
+        for m in re.finditer(r"\btypename\s+([A-Za-z_]\w*)\s*(?=[,>])", mask):
+            angle = parens = 0
+            opened = None
+            for i in range(m.start() - 1, -1, -1):
+                c = mask[i]
+                if c == ">":
+                    angle += 1
+                elif c == "<":
+                    if angle == 0:
+                        opened = i
+                        break
+                    angle -= 1
+                elif c == ")":
+                    parens += 1
+                elif c == "(":
+                    if parens == 0:
+                        break
+                    parens -= 1
+                elif c in ";{}":
+                    break
+            if opened is None or re.search(r"\btemplate\s*$", mask[:opened]):
+                continue  # a template parameter list: `template <typename T, ...>`
+            name = m.group(1)
+            if name not in last_head_params(m.start()) and \
+                    name not in template_parameter_names(mask, m.start()):
+                continue
+            self.edit(m.start(), m.start(1), "", "template",
+                      "typename %s -> %s in a template argument list (%s is a template "
+                      "parameter, not a qualified name; MSVC let typename stand)" % (name, name, name))
+
+        # A member template's parameter that repeats an enclosing template's.
+        for h in re.finditer(r"\btemplate\s*<", mask):
+            close = match_template_head(mask, h.end() - 1)
+            if close is None or self.src.in_directive(h.start()):
+                continue
+            inner = re.findall(r"(?:typename|class)\s*(?:\.\.\.)?\s*([A-Za-z_]\w*)\s*(?=[,=>])",
+                               mask[h.end():close + 1])
+            shadowed = [n for n in inner if n in template_parameter_names(mask, h.start())]
+            if not shadowed:
+                continue
+            end, parens = None, 0
+            for i in range(close + 1, len(mask)):
+                c = mask[i]
+                if c in "([":
+                    parens += 1
+                elif c in ")]":
+                    parens -= 1
+                elif parens == 0 and c == ";":
+                    end = i
+                    break
+                elif parens == 0 and c == "{":
+                    end = match_forward(mask, i)
+                    break
+            if end is None:
+                continue
+            for name in shadowed:
+                new = name + "_"
+                while re.search(r"\b%s\b" % re.escape(new), mask):
+                    new += "_"
+                for u in re.finditer(r"(?<![\w.:>])\b%s\b" % re.escape(name), mask[h.start():end]):
+                    at = h.start() + u.start()
+                    if mask[max(0, at - 2):at] in ("->", "::"):
+                        continue
+                    self.edit(at, at + len(name), new, "template", None)
+                self.edit(h.start(), h.start(), "", "template",
+                          "member template parameter %s -> %s (it repeats the enclosing "
+                          "template's %s: MSVC let it shadow that one, g++ refuses)" % (name, new, name))
+
+        # `static_assert(false, "must be specialized")` in a template nobody instantiates:
+        # MSVC checked it only on instantiation; g++ (before C++23) checks it where it stands.
+        for m in re.finditer(r"\bstatic_assert\s*\(\s*(false)\s*,", mask):
+            cond = None
+            for head in enclosing_block_heads(mask, m.start()):
+                t = re.search(r"\btemplate\s*<([^{};]*)>", head)
+                if not t:
+                    continue
+                p = re.search(r"(typename|class|int|unsigned|size_t|bool)\s+([A-Za-z_]\w*)",
+                              t.group(1))
+                if p:
+                    cond = ("!sizeof(%s*)" if p.group(1) in ("typename", "class") else
+                            "(%s) != (%s)") % ((p.group(2),) * (1 if p.group(1) in (
+                                "typename", "class") else 2))
+                break
+            if cond is None:
+                continue
+            self.edit(m.start(1), m.end(1), cond, "template",
+                      "static_assert(false, ...) -> static_assert(%s, ...) in a template (false "
+                      "fails where the template stands in g++; MSVC checked it only when the "
+                      "template was instantiated)" % cond)
+
+        # Member types of a dependent std::iterator base, used unqualified.
+        for m in re.finditer(r"\b(class|struct)\s+([A-Za-z_]\w*)\s*:([^{};]*)\{", mask):
+            t = re.search(r"\btemplate\s*<([^{};]*)>\s*$", mask[:m.start()])
+            b = re.search(r"\bstd\s*::\s*iterator\s*<", m.group(3))
+            if not t or not b:
+                continue
+            params = set(re.findall(r"(?:typename|class)\s*([A-Za-z_]\w*)", t.group(1)))
+            open_at = m.start(3) + b.end() - 1
+            close = match_template_head(mask, open_at)
+            body_open = m.end() - 1
+            body_close = match_forward(mask, body_open)
+            if close is None or body_close is None:
+                continue
+            args = self.src.text[open_at + 1:close]
+            args = re.sub(r"\btypename\s+(?=[A-Za-z_]\w*\s*(?:,|$))", "", args.strip())
+            if not set(re.findall(r"\w+", args)) & params:
+                continue  # not a dependent base: g++ finds its members
+            body = mask[body_open + 1:body_close]
+            used = []
+            for name in ("iterator_category", "value_type", "difference_type", "pointer",
+                         "reference"):
+                if name in params or re.search(r"\b(?:typedef\b[^;]*\b%s\s*;|using\s+%s\b)" % (
+                        name, name), body):
+                    continue
+                if re.search(r"(?<![\w.:>])%s\b" % name, body):
+                    used.append(name)
+            if not used:
+                continue
+            base = "std::iterator<%s>" % squash(args)
+            decls = " ".join("typedef typename %s::%s %s;" % (base, n, n) for n in used)
+            if m.group(1) == "class":
+                decls = "public: " + decls + " private:"
+            self.edit(body_open + 1, body_open + 1, "  // amp2hipamp: the dependent base's "
+                      "member types (MSVC found them there)\n    " + decls, "template",
+                      "%s uses %s of its dependent base %s unqualified: declared from the base "
+                      "(MSVC looked them up there; g++ does not)" % (
+                          m.group(2), ", ".join(used), base))
 
     # ---- std::wcout beside narrow output ----------------------------------------------------
     def port_wide_output(self):
@@ -2199,7 +2431,11 @@ class Port:
         # Forward declarations and moved enumerations, grouped by where they go.
         groups = {}
         done = set()
-        for (path, name, f), u in sorted(needs.items(), key=lambda kv: kv[1]):
+        declared_classes = set()  # (path, name, file): a class template is declared once
+        written = set()  # (where, declaration)
+        work = sorted(needs.items(), key=lambda kv: kv[1], reverse=True)
+        while work:
+            (path, name, f), u = work.pop()
             if f in include_files:
                 continue
             entities = own if f is None else siblings[f]["entities"]
@@ -2213,6 +2449,8 @@ class Port:
                 if id(e) in done or e.get("specialization"):
                     continue
                 if f is None and e["start"] < u:
+                    continue
+                if e["kind"] == "class" and (path, name, f) in declared_classes:
                     continue
                 done.add(id(e))
                 at, scope = insertion_point(scan, u, e["path"])
@@ -2250,6 +2488,22 @@ class Port:
                     note = "declared %s ahead of its first use%s" % (
                         "::".join(e["path"] + (e["name"],)),
                         "" if f is None else " (from %s)" % os.path.basename(f))
+                    if e["kind"] == "class":
+                        declared_classes.add((path, name, f))
+                    else:
+                        # The declaration itself may name a class template defined later
+                        # (a function returning an iterator class declared after it): that
+                        # class is declared ahead at the same place, before the function.
+                        for c in entities:
+                            if c["kind"] == "class" and c["template"] and \
+                                    re.search(r"(?<![\w:])%s\s*<" % re.escape(c["name"]), decl) and \
+                                    tuple(e["path"][:len(c["path"])]) == c["path"] and \
+                                    (c["path"], c["name"], f) not in declared_classes and \
+                                    (f is not None or c["start"] >= at):
+                                work.append(((c["path"], c["name"], f), at))
+                if (at, decl) in written:
+                    continue  # a sibling declares it twice (ahead, and where it is defined)
+                written.add((at, decl))
                 groups.setdefault(at, []).append((e["kind"] != "enum", e["kind"] != "class",
                                                   scope, e["path"], decl, note))
         for at, items in sorted(groups.items()):
@@ -2293,6 +2547,45 @@ class Port:
                 break
             at = m.end()
         return at if at is not None else self.top_insertion_point()
+
+    def names_a_non_integral_constant(self, args, at):
+        """Whether `<args>` (the text after index or extent) is one name declared before `at`
+        with a type that is not an integer (ampblas's `const enum class order S =
+        order::col_major;` before `index<S>(0, m1)`): C++ AMP's rank is an int, so that
+        index<S> is the program's own function, not concurrency::index."""
+        m = re.match(r"\s*<\s*([A-Za-z_]\w*)\s*>", args)
+        if not m:
+            return False
+        decl = None
+        for decl in re.finditer(r"\b([A-Za-z_]\w*)\s+(?:const\s+)?%s\s*[=;,>)]" % re.escape(m.group(1)),
+                                self.src.mask[:at]):
+            pass
+        if decl is None:
+            return False
+        word = decl.group(1)
+        if word in ("int", "unsigned", "signed", "long", "short", "char", "bool", "size_t",
+                    "ptrdiff_t", "intptr_t", "uintptr_t", "size_type", "auto", "const",
+                    "constexpr", "static", "typename", "class", "return", "case", "using",
+                    "typedef", "else", "define", "uint", "UINT", "INT", "DWORD", "ULONG", "LONG",
+                    "SIZE_T") or re.fullmatch(r"u?int(?:8|16|32|64)_t|U?INT(?:8|16|32|64)", word):
+            return False
+        # a name this file defines as an integer type (`typedef unsigned int rank_t;`)
+        return not re.search(r"\btypedef\s+(?:(?:const|unsigned|signed|long|short|int|char|"
+                             r"std\s*::\s*)\s*)*\w*\s+%s\s*;|\busing\s+%s\s*=\s*(?:(?:unsigned|"
+                             r"signed|long|short|std\s*::\s*)\s*)*(?:int|char|size_t|u?int\d+_t)\b" % (
+                                 re.escape(word), re.escape(word)), self.src.mask)
+
+    def own_function_names(self):
+        """Names of the namespace-scope functions this file, the headers it includes and the
+        headers beside them declare."""
+        if getattr(self, "_own_function_names", None) is None:
+            scans = [scan_namespace_scope(self.src.mask, self.src)]
+            if self.path not in ("-", ""):
+                scans += [scan_file(p) for p in sorted(self.transitive_includes())]
+                scans += [scan_file(p) for p in self.sibling_headers()]
+            self._own_function_names = {e["name"] for s in scans if s for e in s["entities"]
+                                        if e["kind"] == "function"}
+        return self._own_function_names
 
     def transitive_includes(self):
         return transitive_includes_of(os.path.abspath(self.path)) - {os.path.abspath(self.path)}

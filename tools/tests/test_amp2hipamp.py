@@ -2313,6 +2313,222 @@ class MsvcPermissiveParsing(PortTest):
         self.assertPorts(text, text.replace("<amp.h>", "<hipamp/amp.h>"), {"include"})
 
 
+STRIDE_CURSOR = r'''#include <amp.h>
+#include <cstdio>
+#include <iterator>
+#include <vector>
+using namespace concurrency;
+namespace walk
+{
+template <typename T>
+class cursor : public std::iterator<std::random_access_iterator_tag, typename T, int>
+{
+    template <typename T>
+    friend cursor<T> first(const array_view<T>& v) restrict(cpu, amp);
+public:
+    cursor(const array_view<T>& v, int at) restrict(cpu, amp) : m_view(v), m_at(at) { }
+    reference operator*() const restrict(cpu, amp) { return m_view[m_at]; }
+    cursor operator+(difference_type n) const restrict(cpu, amp) { return cursor(m_view, m_at + int(n)); }
+    difference_type offset() const restrict(cpu, amp) { return m_at; }
+private:
+    array_view<T> m_view;
+    difference_type m_at;
+};
+
+template <typename T>
+struct must_specialize
+{
+    must_specialize() { static_assert(false, "no cursor for this type"); }
+};
+
+template <typename T>
+cursor<T> first(const array_view<T>& v) restrict(cpu, amp)
+{
+    return cursor<T>(v, 0);
+}
+}
+
+int main()
+{
+    const int n = 37;
+    std::vector<int> data(n);
+    for (int i = 0; i < n; ++i) data[i] = (i * 7919) % 1009 - 500;
+    std::vector<int> expect(n);
+    for (int i = 0; i < n; ++i) expect[i] = 3 * data[(i * 5) % n] + i;
+    std::vector<int> got(n, 0);
+    array_view<const int> in(n, data);
+    array_view<int> out(n, got);
+    out.discard_data();
+    parallel_for_each(out.extent, [=](index<1> idx) restrict(amp) {
+        auto c = walk::first(in) + (idx[0] * 5) % n;
+        out[idx] = 3 * *c + int(walk::first(out).offset()) + idx[0];
+    });
+    out.synchronize();
+    std::iterator_traits<walk::cursor<int>>::difference_type bad = 0;
+    for (int i = 0; i < n; ++i) bad += got[i] != expect[i];
+    std::printf(bad ? "FAILED %d\n" : "PASSED\n", int(bad));
+    return bad ? 1 : 0;
+}
+'''
+
+
+class MsvcTemplateNames(PortTest):
+    """An iterator class template as the C++ AMP algorithms library wrote one for MSVC."""
+
+    def test_an_iterator_class_template_ports_and_runs(self):
+        got, report = port(STRIDE_CURSOR, only_amp=True)
+        # typename before a bare parameter in the base's arguments is dropped
+        self.assertIn("public std::iterator<std::random_access_iterator_tag, T, int>", got)
+        # the dependent base's member types, declared publicly as the base has them
+        self.assertIn("public: typedef typename std::iterator<std::random_access_iterator_tag, T, "
+                      "int>::difference_type difference_type; typedef typename std::iterator<"
+                      "std::random_access_iterator_tag, T, int>::reference reference; private:", got)
+        # the friend template's parameter no longer shadows the class's
+        self.assertIn("    template <typename T_>\n    HIPAMP_RESTRICT friend cursor<T_> first("
+                      "const array_view<T_>& v);", got)
+        # static_assert(false) depends on the template's parameter
+        self.assertIn("static_assert(!sizeof(T*), \"no cursor for this type\")", got)
+        # first is declared ahead of the class that befriends it, and so is the class its
+        # declaration returns, before it
+        self.assertIn("template <typename T> class cursor;\n"
+                      "template <typename T> HIPAMP_RESTRICT cursor<T> first(const array_view<T>& v);"
+                      "  // amp2hipamp: declared ahead", got)
+        self.assertIdempotent(got, only_amp=True)
+        self.assertIn("PASSED", compile_ported(self, got, run=True))
+
+    def test_what_g_plus_plus_accepts_is_left_alone(self):
+        text = ("#include <iterator>\n"
+                "template <typename T, typename U = typename T::type> struct A { };\n"
+                "template <typename T> struct B : std::iterator<std::input_iterator_tag, int> {\n"
+                "    template <typename V> void f(V v, difference_type d) { }\n"
+                "    reference g();\n};\n"
+                "template <typename T> struct C : std::iterator<std::input_iterator_tag, T> {\n"
+                "    typedef T* pointer;\n    pointer p;\n};\n"
+                "void h() { static_assert(sizeof(int) >= 2, \"int\"); }\n")
+        self.assertPorts(text, text, set())
+
+    def test_typedef_through_a_dependent_template_id_gets_typename(self):
+        self.assertPorts("template <class It>\nvoid f(It a) {\n"
+                         "  typedef std::iterator_traits<It>::difference_type D;\n"
+                         "  typedef std::vector<int>::size_type S;\n}\n",
+                         "template <class It>\nvoid f(It a) {\n"
+                         "  typedef typename std::iterator_traits<It>::difference_type D;\n"
+                         "  typedef std::vector<int>::size_type S;\n}\n", {"template"})
+
+    def test_a_sibling_declaring_a_template_twice_is_declared_ahead_once(self):
+        """A header calls a function template that a sibling header declares twice (ahead of
+        a class, and where it defines it) and whose declaration returns the sibling's class
+        template: the class and one declaration of the function go ahead."""
+        with tempfile.TemporaryDirectory() as d:
+            files = {
+                "Use.h": "#pragma once\n#include <amp.h>\nnamespace K {\n"
+                         "    template <typename T> int Count(const concurrency::array_view<T>& v)\n"
+                         "    { return Start(v).at; }\n}\n",
+                "Pos.h": "#pragma once\n#include <amp.h>\nnamespace K {\n"
+                         "    template <typename T> struct Pos;\n"
+                         "    template <typename T> Pos<T> Start(const concurrency::array_view<T>& v);\n"
+                         "    template <typename T> struct Pos { int at; };\n"
+                         "    template <typename T> Pos<T> Start(const concurrency::array_view<T>& v)\n"
+                         "    { return Pos<T>{0}; }\n}\n",
+            }
+            for n, t in files.items():
+                with open(os.path.join(d, n), "w") as f:
+                    f.write(t)
+            amp2hipamp._SCANS.clear()
+            with redirect_stdout(io.StringIO()):
+                amp2hipamp.main(["-i", os.path.join(d, "Use.h")])
+            with open(os.path.join(d, "Use.h")) as f:
+                use = f.read()
+            self.assertEqual(use.count("struct Pos;"), 1, use)
+            self.assertEqual(use.count("Pos<T> Start("), 1, use)
+            self.assertLess(use.index("struct Pos;"), use.index("Pos<T> Start("))
+            amp2hipamp._SCANS.clear()
+            with redirect_stdout(io.StringIO()):
+                self.assertEqual(amp2hipamp.main(["--check", os.path.join(d, "Use.h")]), 0)
+
+
+class AmpBlasIdioms(PortTest):
+    """What ampblas (Microsoft's C++ AMP BLAS) needs beyond the rules above."""
+
+    def test_dll_linkage_is_dropped(self):
+        text = ("#ifndef API\n#define API __declspec(dllimport)\n#else\n"
+                "#define API __declspec( dllexport )\n#endif\n"
+                "struct __declspec(novtable) I {};\nAPI void f();\n")
+        self.assertPorts(text, text.replace("__declspec(dllimport)", "")
+                         .replace("__declspec( dllexport )", ""), {"msvc"})
+
+    def test_concurrent_unordered_map_and_ppl_through_amp_h(self):
+        # MSVC's <amp.h> brings <ppl.h>: a file calling concurrency::parallel_for gets the
+        # compat header; concurrency::parallel_for_each alone (C++ AMP's) does not ask for it.
+        self.assertPorts("#include <amp.h>\n#include <concurrent_unordered_map.h>\n"
+                         "void g() { concurrency::parallel_for(0, 4, [](int) {}); }\n",
+                         "#include <hipamp/compat/ppl.h>  // amp2hipamp: <amp.h> brings <ppl.h> "
+                         "on MSVC\n#include <hipamp/amp.h>\n"
+                         "#include <hipamp/compat/concurrent_unordered_map.h>\n"
+                         "void g() { concurrency::parallel_for(0, 4, [](int) {}); }\n",
+                         {"include", "windows"})
+        text = ("#include <amp.h>\nvoid g(concurrency::array_view<int> v) {\n"
+                "  concurrency::parallel_for_each(v.extent, [=](concurrency::index<1> i) "
+                "restrict(amp) { v[i] = 0; });\n}\n")
+        self.assertNotIn("ppl.h", port(text)[0])
+
+    def test_member_templates_of_a_dependent_view_get_template(self):
+        self.assertPorts("template <typename T> void f(const T* p) {\n"
+                         "  auto av = get(p);\n  auto w = av.reinterpret_as<T>();\n"
+                         "  auto x = av.view_as<2>(e);\n}\n",
+                         "template <typename T> void f(const T* p) {\n"
+                         "  auto av = get(p);\n  auto w = av.template reinterpret_as<T>();\n"
+                         "  auto x = av.template view_as<2>(e);\n}\n", {"template"})
+
+    def test_functional_cast_to_a_dependent_value_type_gets_typename(self):
+        # The library's test driver shows no sign of C++ AMP (it calls ampblas only): the
+        # template rules apply to it all the same.
+        text = ("#include \"ampblas.h\"\ntemplate <typename T> bool t() {\n"
+                "  T y = T(1, 1) * T::value_type(10);\n  return T::size() > 0;\n}\n")
+        got = port(text, only_amp=True)[0]
+        self.assertIn("T y = T(1, 1) * typename T::value_type(10);", got)
+        self.assertIn("return T::size() > 0;", got)
+        self.assertIdempotent(got, only_amp=True)
+
+    def test_exception_as_a_base_initializer_is_left_alone(self):
+        text = ("#include <amp.h>\nstruct E : public std::exception {\n"
+                "  E(const E& o) throw() : std::exception(o), c(o.c) {}\n"
+                "  E(int k) : c(k) { if (k) throw std::exception(\"bad\"); }\n"
+                "  int c;\n};\n"
+                "struct F : std::exception { F(const F& o) : c(1), std::exception(o) {} int c; };\n")
+        got = port(text)[0]
+        self.assertIn(": std::exception(o), c(o.c) {}", got)
+        self.assertIn(": c(1), std::exception(o) {}", got)
+        self.assertIn("throw std::runtime_error(\"bad\");", got)
+
+    def test_a_function_named_index_or_extent_is_not_concurrency_index(self):
+        # ampblas's storage-order helpers: function templates named index and extent over an
+        # `enum class order`, specialized and called as index<S>(i, j) in the library's
+        # headers; C++ AMP's index<2> and extent<2> beside them are still qualified.
+        text = ("#include <amp.h>\nenum class order { row_major, col_major };\n"
+                "template <order S> inline concurrency::index<2> index(unsigned i, unsigned j);\n"
+                "template <> inline concurrency::index<2> index<order::row_major>(unsigned i, "
+                "unsigned j) { return concurrency::index<2>(i, j); }\n"
+                "template <order S> inline concurrency::extent<2> extent(unsigned i, unsigned j);\n"
+                "void f(concurrency::array_view<float, 2> a) {\n"
+                "  const order S = order::col_major;\n"
+                "  auto s = a.section(index<S>(0, 1), extent<S>(2, 2));\n"
+                "  index<2> t(0, 0); extent<2> u(1, 1);\n}\n")
+        got = port(text)[0]
+        self.assertIn("index<order::row_major>(unsigned i", got)
+        self.assertIn("a.section(index<S>(0, 1), extent<S>(2, 2));", got)
+        self.assertIn("concurrency::index<2> t(0, 0); concurrency::extent<2> u(1, 1);", got)
+        self.assertIdempotent(got)
+        # without a function of its own, a rank held in an integer constant is C++ AMP's,
+        # also under a typedef of the file's own or one of the usual integer names
+        for decl in ("const int R = 2;", "const uint R = 2;", "const DWORD R = 2;",
+                     "typedef unsigned int rank_t; const rank_t R = 2;",
+                     "using rank_t = std::uint32_t; const rank_t R = 2;"):
+            got = port("#include <amp.h>\nvoid g() {\n  %s\n"
+                       "  auto i = index<R>(0, 0);\n}\n" % decl)[0]
+            self.assertIn("auto i = concurrency::index<R>(0, 0);", got, decl)
+
+
 # ---- the tile rule: tiled kernels with barriers as phases -------------------------------------
 
 TILE_REDUCTION = r'''#include <amp.h>

@@ -3,7 +3,8 @@
 //
 //  - the integer types under their Windows names, with Windows' widths (LONG and DWORD are 32
 //    bits on Windows; on Linux `long` is 64), TRUE/FALSE, LARGE_INTEGER with QuadPart;
-//  - QueryPerformanceCounter/Frequency (steady_clock in nanoseconds), GetTickCount(64), Sleep;
+//  - QueryPerformanceCounter/Frequency (steady_clock in nanoseconds), GetTickCount(64), Sleep,
+//    GetCurrentThreadId (a number per thread, distinct among the threads alive, never 0);
 //  - min/max as function templates, not <windows.h>'s macros (which would break std::min and
 //    numeric_limits<T>::max()): usable in kernels, unambiguous beside std::min under `using
 //    namespace std;` and beside CUDA's/HIP's own ::min overloads, mixed argument types giving
@@ -21,6 +22,7 @@
 
 #include <strings.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -142,6 +144,13 @@ inline ULONGLONG GetTickCount64() noexcept {
 inline DWORD GetTickCount() noexcept { return static_cast<DWORD>(GetTickCount64()); }
 inline void Sleep(DWORD milliseconds) {
   std::this_thread::sleep_for(std::chrono::milliseconds(milliseconds));
+}
+// Windows numbers threads from a counter and never gives 0; ampblas keys its per-thread
+// contexts on it. A thread takes the next number the first time it asks.
+inline DWORD GetCurrentThreadId() noexcept {
+  static std::atomic<DWORD> next{1};
+  thread_local const DWORD id = next.fetch_add(1, std::memory_order_relaxed);
+  return id;
 }
 
 // ---- min, max, __min, __max, _countof ------------------------------------------------------
