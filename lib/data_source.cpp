@@ -19,6 +19,7 @@
 #include <unistd.h>
 #endif
 
+#include <hipamp/detail/env_switch.hpp>
 #include <hipamp/exceptions.hpp>
 #include <hipamp/transfer_statistics.hpp>
 
@@ -252,11 +253,7 @@ void process_barrier() noexcept {
 }  // namespace
 
 bool data_source::biasing_enabled() noexcept {
-  static const bool enabled = [] {
-    const char* env = std::getenv("HIPAMP_BIASED_REFS");
-    if (env != nullptr && std::string(env) == "0") return false;
-    return register_process_barrier();
-  }();
+  static const bool enabled = !env_switch_off("HIPAMP_BIASED_REFS") && register_process_barrier();
   return enabled;
 }
 
@@ -380,11 +377,8 @@ void data_source::release_slow() noexcept {
     if (owner_.load(std::memory_order_acquire) == this_thread_token()) {
       // Only this thread changes a count biased to it: its value is exact unless a demotion
       // began, which owner_add reports.
-      if (owner_refs_.load(std::memory_order_relaxed) > 1) {
-        if (owner_add(-1)) return false;
-      } else if (owner_add(-1)) {
-        return true;
-      }
+      const int refs = owner_refs_.load(std::memory_order_relaxed);
+      if (owner_add(-1)) return refs == 1;
       demote();  // a demotion began: finish waiting for it
     }
     return refs_.fetch_sub(1, std::memory_order_acq_rel) == 1;

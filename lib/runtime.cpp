@@ -7,6 +7,7 @@
 #include <string>
 
 #include <hipamp/accelerator.hpp>
+#include <hipamp/detail/env_switch.hpp>
 #include <hipamp/exceptions.hpp>
 #include <hipamp/transfer_statistics.hpp>
 
@@ -61,10 +62,7 @@ default_selection& selection() {
 }  // namespace
 
 bool peer_copies_allowed() noexcept {
-  static const bool allowed = [] {
-    const char* env = std::getenv("HIPAMP_PEER_COPIES");
-    return env == nullptr || std::string(env) != "0";
-  }();
+  static const bool allowed = !env_switch_off("HIPAMP_PEER_COPIES");
   return allowed;
 }
 

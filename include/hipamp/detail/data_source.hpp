@@ -384,20 +384,10 @@ class alignas(64) data_source {
     owner_busy_.store(false, std::memory_order_release);
     return mine;
   }
-  // The owner drops a reference that is not its last: true when done.
+  // The owner drops a reference that is not its last: true when done. Only the owner changes
+  // owner_refs_, so reading it first is exact; owner_add reports a demotion begun meanwhile.
   bool owner_release_not_last() noexcept {
-    owner_busy_.store(true, std::memory_order_relaxed);
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    bool done = false;
-    if (owner_.load(std::memory_order_relaxed) == this_thread_token()) {
-      const int refs = owner_refs_.load(std::memory_order_relaxed);
-      if (refs > 1) {
-        owner_refs_.store(refs - 1, std::memory_order_relaxed);
-        done = true;
-      }
-    }
-    owner_busy_.store(false, std::memory_order_release);
-    return done;
+    return owner_refs_.load(std::memory_order_relaxed) > 1 && owner_add(-1);
   }
   // A retain that is not the owner's: demotes a biased count first.
   void retain_shared() noexcept;

@@ -106,19 +106,43 @@ decltype(auto) on_device(const accelerator_view& av, const char* what, Body&& bo
 #endif
 }
 
-// Steps 3 and 4 for any work: binds copies of `bindables` (a kernel object, views, array
-// handles) on av while a launch scope is open, calls run(bound...) -> event_ptr, and completes
-// the scope with that event (a null event: "the work just queued on av's queue", recorded only
-// if anything was bound).
-template <class Run, class... Bindables>
-void bind_and_run(const accelerator_view& av, const Run& run, const Bindables&... bindables) {
+// Copies of the bindables made while the launch scope is open, the bound form of launch():
+// every captured array_view in them binds itself to the launch's device.
+template <class... Bindables>
+struct bound_copies {
+  explicit bound_copies(const Bindables&... bindables) : copies(bindables...) {}
+  template <class Run>
+  decltype(auto) run_with(const Run& run) const {
+    return std::apply(run, copies);
+  }
+  const std::tuple<const Bindables...> copies;
+};
+
+// Steps 3 and 4 for any work: makes the bound form `Bound` of `bindables` (bound_copies, or a
+// GPU capture image) on av while a launch scope is open, calls run(bound...) -> event_ptr, and
+// completes the scope with that event (a null event: "the work just queued on av's queue",
+// recorded only if anything was bound).
+template <class Bound, class Run, class... Bindables>
+void bind_as_and_run(const accelerator_view& av, const Run& run, const Bindables&... bindables) {
   launch_scope scope(av.queue());
   // The arguments outlive the scope: views copied from them need no reference of the scope's.
   (scope.hold(std::addressof(bindables), sizeof(Bindables)), ...);
-  // The copies are the point: every captured array_view binds itself to av here.
-  const std::tuple<const Bindables...> bound(bindables...);
+  const Bound bound{bindables...};
   scope.close();
-  scope.complete(std::apply(run, bound));
+  scope.complete(bound.run_with(run));
+}
+
+template <class Run, class... Bindables>
+void bind_and_run(const accelerator_view& av, const Run& run, const Bindables&... bindables) {
+  bind_as_and_run<bound_copies<Bindables...>>(av, run, bindables...);
+}
+
+// The run step of launch(): body(target, bound...) in av's device room.
+template <class Body>
+auto run_on_device(const accelerator_view& av, const char* what, const Body& body) {
+  return [&av, what, &body](const auto&... bound) {
+    return on_device(av, what, [&](const auto& target) { return body(target, bound...); });
+  };
 }
 
 // The whole protocol for work whose device code is instantiated in the calling unit (kernels,
@@ -128,12 +152,7 @@ template <class Body, class... Bindables>
 void launch(const accelerator_view& av, const char* what, const Body& body,
             const Bindables&... bindables) {
   check_launchable_here(av, what);
-  bind_and_run(
-      av,
-      [&](const auto&... bound) {
-        return on_device(av, what, [&](const auto& target) { return body(target, bound...); });
-      },
-      bindables...);
+  bind_and_run(av, run_on_device(av, what, body), bindables...);
 }
 
 // parallel_for_each's protocol (simple and tiled): launch(), except that a GPU launch of an nvcc
@@ -149,12 +168,7 @@ void launch_kernel(const accelerator_view& av, const char* what, const Body& bod
     const int verdict = gpu::capture_image_verdict<Kernel>().load(std::memory_order_acquire);
     if (verdict != 2 && !av.runs_on_cpu() && gpu::capture_images_allowed() &&
         (verdict == 1 || gpu::check_capture_layout(kernel))) {
-      launch_scope scope(av.queue());
-      scope.hold(std::addressof(kernel), sizeof(Kernel));
-      const gpu::capture_image<Kernel> image(kernel);
-      scope.close();
-      scope.complete(
-          on_device(av, what, [&](const auto& target) { return body(target, image.get()); }));
+      bind_as_and_run<gpu::capture_image<Kernel>>(av, run_on_device(av, what, body), kernel);
       return;
     }
   }

@@ -22,15 +22,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
-#include <string>
 #include <type_traits>
 #include <utility>
 
 #include <hipamp/config.hpp>
+#include <hipamp/detail/env_switch.hpp>
 
 // In the GPU room's namespace, as the rest of backend/gpu/: only GPU units include it.
 namespace hipamp::detail::gpu {
@@ -104,10 +103,7 @@ constexpr bool capture_image_applies() {
 
 // HIPAMP_CAPTURE_IMAGE=0 turns images off (read once).
 inline bool capture_images_allowed() {
-  static const bool allowed = [] {
-    const char* env = std::getenv("HIPAMP_CAPTURE_IMAGE");
-    return env == nullptr || std::string(env) != "0";
-  }();
+  static const bool allowed = !env_switch_off("HIPAMP_CAPTURE_IMAGE");
   return allowed;
 }
 
@@ -129,6 +125,11 @@ class capture_image {
 
   // The object the GPU receives by address; nothing may call or copy it on the host.
   const W& get() const noexcept { return *std::launder(reinterpret_cast<const W*>(bytes_)); }
+  // What detail::bind_as_and_run calls with the launch's run step.
+  template <class Run>
+  decltype(auto) run_with(const Run& run) const {
+    return run(get());
+  }
 
  private:
   template <int I>
