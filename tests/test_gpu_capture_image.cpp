@@ -185,7 +185,10 @@ TEST_CASE("a capture with a copy constructor of its own is copied for the image"
     {
       const hx::array_view<const int, 1> vin(static_cast<int>(in.size()), in);
       hx::array_view<int, 1> vout(static_cast<int>(out.size()), out);
-      const numbered tag;  // serial 0; every copy made on the host has a serial above 0
+      // serial 0; every copy made on the host has a serial above 0. Not const: clang reads a
+      // member of a const local with a constant initializer as a constant, from the original
+      // (not an odr-use), so the kernel would see serial 0 whatever was copied.
+      numbered tag;
       const auto k = [=] HIPAMP_RESTRICT(hx::index<1> i) {
         vout[i] = 2 * vin[i] + (tag.serial > 0 ? 1 : 0);
       };
