@@ -58,7 +58,8 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              signedness -> converted; `unsigned int Rank` template parameters deduced from a
              C++ AMP rank (array_view<T, Rank>, index<Rank>, ...) -> int Rank;
              std::exception("message") (MSVC's constructor taking a message) ->
-             std::runtime_error("message") (not a base initializer `: std::exception(other)`);
+             std::runtime_error("message") (not a base initializer `: std::exception(other)`;
+             in every file of the program, also one that shows no sign of C++ AMP);
              __declspec(dllimport) / __declspec(dllexport) dropped
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
@@ -96,7 +97,7 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
 
 Files that show no sign of C++ AMP (no AMP header, no concurrency:: name or using-directive, no
 restrict(...), no array_view/tiled_index/parallel_for_each/tile_static/.default_view) get only
-the windows and main rules. Sources may be UTF-8 (with or without BOM), UTF-16 with a BOM, or
+the windows and main rules, the template rules and std::exception("message"). Sources may be UTF-8 (with or without BOM), UTF-16 with a BOM, or
 cp1252; each is written back in its own encoding.
 
 What it reports but leaves alone (FILE:LINE: warning [rule] ...): restrict inside a macro that
@@ -479,6 +480,9 @@ class Port:
             # MSVC's template parsing, as in the program's other files: a test driver calling
             # only a C++ AMP library's API (ampblas's `T::value_type(10)`) builds with MSVC.
             self.port_template_keyword()
+            # MSVC's std::exception("message") is no more C++ AMP's than its template parsing:
+            # a program's settings or CPU-reference files throw it too (aes128bcppamp).
+            self.port_exception_message()
             self.port_robust_access()
             return self
         self.port_includes()

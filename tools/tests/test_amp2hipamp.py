@@ -2219,6 +2219,30 @@ class MsvcPermissiveParsing(PortTest):
                    "  return 1;\n}\n")[0]
         self.assertIn("tile size", compile_ported(self, got, run=True))
 
+    def test_exception_with_a_message_in_a_file_without_cpp_amp(self):
+        # aes128bcppamp's settings and CPU-reference files throw MSVC's std::exception("...")
+        # and show no sign of C++ AMP: the rule applies to them as to the kernels' files, and
+        # the port compiles and keeps the message.
+        text = ("#pragma once\n#include <vector>\nstruct Settings {\n  std::vector<int> v;\n"
+                "  void Update(unsigned i, int x) {\n    if (i < v.size()) v[i] = x;\n"
+                "    else throw std::exception(\"Invalid index\");\n  }\n};\n")
+        got, report = port(text, only_amp=True)
+        self.assertIn('else throw std::runtime_error("Invalid index");', got)
+        self.assertIn("#include <stdexcept>", got)
+        self.assertNotIn("<hipamp/", got)  # nothing of hipamp's: a plain C++ file
+        self.assertIdempotent(got, only_amp=True)
+        program = (got.replace("#pragma once\n", "") + "#include <cstdio>\n#include <cstring>\n"
+                   "int main() {\n  Settings s;\n  try { s.Update(3, 1); }\n"
+                   "  catch (const std::exception& e) { std::puts(e.what());\n"
+                   "    return std::strcmp(e.what(), \"Invalid index\") == 0 ? 0 : 1; }\n"
+                   "  return 1;\n}\n")
+        self.assertIn("Invalid index", compile_ported(self, program, run=True))
+        # The default constructor and a base initializer stay as they are there too.
+        got = port("struct E : std::exception {\n  E(const E& o) : std::exception(o) {}\n"
+                   "  void f() { throw std::exception(); }\n};\n", only_amp=True)[0]
+        self.assertIn(": std::exception(o) {}", got)
+        self.assertIn("throw std::exception();", got)
+
     def test_unsigned_rank_template_parameter_becomes_int(self):
         # As the book's Chapter 12 pads a transpose: `unsigned int Rank` deduced from
         # array_view<T, Rank> and index<Rank> (whose rank is an int); g++ refuses the
