@@ -2243,6 +2243,36 @@ class MsvcPermissiveParsing(PortTest):
         self.assertIn(": std::exception(o) {}", got)
         self.assertIn("throw std::exception();", got)
 
+    def test_c_runtime_string_functions_without_their_header(self):
+        # MSVC's <string> and <vector> bring <string.h> with its secure functions:
+        # aes128bcppamp's key setup calls memcpy, memset and strcpy_s including neither. The
+        # secure call gets the compat <windows.h> (which has <cstring>), plain ones <cstring>.
+        text = ("#include <string>\n#include <vector>\nunsigned char key[17];\n"
+                "void SetKey(std::string k) {\n  memset(key, 0, 16);\n"
+                "  strcpy_s((char*)key, (k.size() < 16 ? k.size() : 16) + 1, k.c_str());\n}\n")
+        got, report = port(text, only_amp=True)
+        self.assertTrue(got.startswith("#include <hipamp/compat/windows.h>  // amp2hipamp: MSVC's "
+                                       "headers declare strcpy_s\n#include <string>\n"), got)
+        self.assertNotIn("<cstring>", got)
+        self.assertIdempotent(got, only_amp=True)
+        plain = ("#pragma once\n#include <vector>\n// memcpy(a, b, n) in a comment\n"
+                 "inline void Copy(int* d, const int* s, int n) { std::memcpy(d, s, n * sizeof(int)); }\n")
+        got2 = port(plain, only_amp=True)[0]
+        self.assertEqual(got2, "#pragma once\n#include <cstring>  // amp2hipamp: MSVC's headers "
+                               "declare memcpy\n" + plain[len("#pragma once\n"):])
+        self.assertIdempotent(got2, only_amp=True)
+        # A file that includes them, or only names them in comments and strings, is left alone.
+        for kept in ("#include <string.h>\nvoid f(char* d) { memset(d, 0, 4); }\n",
+                     "#include <windows.h>\nvoid f(char* d) { strcpy_s(d, 4, \"abc\"); }\n",
+                     "#include <cstdio>\n// strcpy_s(d, 4, s);\nvoid f() { std::puts(\"memcpy(\"); }\n"):
+            got3 = port(kept, only_amp=True)[0]
+            self.assertNotIn("MSVC's headers declare", got3)
+        out = compile_ported(self, got + "#include <cstdio>\nint main() {\n  SetKey(\"Thats my Kung Fu\");\n"
+                             "  std::printf(\"%s|%d\\n\", (const char*)key, (int)key[16]);\n"
+                             "  int a[3] = {1, 2, 3}, b[3] = {0, 0, 0};\n  std::memcpy(b, a, sizeof a);\n"
+                             "  return b[2] == 3 ? 0 : 1;\n}\n", run=True)
+        self.assertIn("Thats my Kung Fu|0", out)
+
     def test_unsigned_rank_template_parameter_becomes_int(self):
         # As the book's Chapter 12 pads a transpose: `unsigned int Rank` deduced from
         # array_view<T, Rank> and index<Rank> (whose rank is an int); g++ refuses the
