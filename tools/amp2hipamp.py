@@ -15,7 +15,10 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              concurrency::parallel_for (PPL, which MSVC's <amp.h> brings) without <ppl.h> ->
              the compat <ppl.h> added;
              <SDKDDKVer.h> dropped; MSVC's internal <xutility> -> <algorithm>; a file using QueryPerformanceCounter/LARGE_INTEGER/DWORD/
-             GetTickCount without <windows.h> (<amp.h> brought it on MSVC) gets the compat one;
+             GetTickCount without <windows.h> (<amp.h> brought it on MSVC) gets the compat one,
+             and so does a file calling the secure CRT (strcpy_s, sprintf_s, fopen_s, ...)
+             without it; a file calling memcpy/memset/strlen/strcmp/... without <cstring> or
+             <string.h> gets <cstring> (MSVC's C++ headers bring both);
              a file naming stdext::checked_array_iterator (or unchecked_, make_...) gets
              <hipamp/compat/checked_array_iterator.h> (MSVC's <iterator> declares them)
   main       void main -> int main; _tmain -> main; _TCHAR -> char
@@ -58,7 +61,8 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              signedness -> converted; `unsigned int Rank` template parameters deduced from a
              C++ AMP rank (array_view<T, Rank>, index<Rank>, ...) -> int Rank;
              std::exception("message") (MSVC's constructor taking a message) ->
-             std::runtime_error("message") (not a base initializer `: std::exception(other)`);
+             std::runtime_error("message") (not a base initializer `: std::exception(other)`;
+             in every file of the program, also one that shows no sign of C++ AMP);
              __declspec(dllimport) / __declspec(dllexport) dropped
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
@@ -96,7 +100,7 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
 
 Files that show no sign of C++ AMP (no AMP header, no concurrency:: name or using-directive, no
 restrict(...), no array_view/tiled_index/parallel_for_each/tile_static/.default_view) get only
-the windows and main rules. Sources may be UTF-8 (with or without BOM), UTF-16 with a BOM, or
+the windows and main rules, the template rules and std::exception("message"). Sources may be UTF-8 (with or without BOM), UTF-16 with a BOM, or
 cp1252; each is written back in its own encoding.
 
 What it reports but leaves alone (FILE:LINE: warning [rule] ...): restrict inside a macro that
@@ -479,6 +483,9 @@ class Port:
             # MSVC's template parsing, as in the program's other files: a test driver calling
             # only a C++ AMP library's API (ampblas's `T::value_type(10)`) builds with MSVC.
             self.port_template_keyword()
+            # MSVC's std::exception("message") is no more C++ AMP's than its template parsing:
+            # a program's settings or CPU-reference files throw it too (aes128bcppamp).
+            self.port_exception_message()
             self.port_robust_access()
             return self
         self.port_includes()
@@ -1347,6 +1354,30 @@ class Port:
                       "<windows.h> on MSVC\n", "windows",
                       "uses the Windows API without #include <windows.h> (<amp.h> brought it on "
                       "MSVC): added #include <hipamp/compat/windows.h>")
+        # MSVC's C++ headers (<string>, <vector>, <iostream>, ...) bring its C runtime's
+        # <string.h>, secure functions included: files call memcpy or strcpy_s with none of
+        # <cstring>, <string.h> or <windows.h> (aes128bcppamp's key setup). The secure ones get
+        # the compat <windows.h>, which declares them (and includes <cstring>); the rest <cstring>.
+        if "hipamp/compat/windows.h" not in have and not self.added_compat_windows():
+            secure = re.search(r"(?<![\w:.>])(?:strcpy_s|strcat_s|sprintf_s|swprintf_s|"
+                               r"vsprintf_s|vswprintf_s|printf_s|wprintf_s|fopen_s|_stricmp)\s*\(",
+                               mask)
+            if secure and not self.src.in_directive(secure.start()):
+                self.edit(first_include, first_include,
+                          "#include <hipamp/compat/windows.h>  // amp2hipamp: MSVC's headers "
+                          "declare %s\n" % secure.group(0).rstrip("( \t"), "windows",
+                          "calls %s (MSVC's secure C runtime, which its C++ headers bring) "
+                          "without #include <windows.h>: added #include "
+                          "<hipamp/compat/windows.h>" % secure.group(0).rstrip("( \t"))
+            elif not re.search(r'^[ \t]*#[ \t]*include[ \t]*<(?:cstring|string\.h)>', text, re.M):
+                plain = re.search(r"(?<![\w.>])(?:std\s*::\s*)?(memcpy|memset|memmove|memcmp|"
+                                  r"strlen|strcmp|strncmp|strcpy|strncpy|strcat)\s*\(", mask)
+                if plain and not self.src.in_directive(plain.start()):
+                    self.edit(first_include, first_include,
+                              "#include <cstring>  // amp2hipamp: MSVC's headers declare %s\n"
+                              % plain.group(1), "windows",
+                              "calls %s without #include <cstring> (MSVC's C++ headers bring "
+                              "<string.h>): added #include <cstring>" % plain.group(1))
         # <amp.h> brings <ppltasks.h> and so <ppl.h> on MSVC: files call concurrency::parallel_for
         # without including it (ampblas's runtime test).
         if "hipamp/compat/ppl.h" not in have and (re.search(
@@ -1368,6 +1399,10 @@ class Port:
                       "stdext::checked_array_iterator\n" % CHECKED_ITERATOR_HEADER, "windows",
                       "uses stdext::checked_array_iterator (MSVC's extension, declared by its "
                       "<iterator>): added #include <%s>" % CHECKED_ITERATOR_HEADER)
+
+    def added_compat_windows(self):
+        """Whether an edit so far adds #include <hipamp/compat/windows.h>."""
+        return any(e[2] and "<hipamp/compat/windows.h>" in e[2] for e in self.edits)
 
     def top_insertion_point(self):
         """Where a file without #include lines can take one: after `#pragma once` or an include

@@ -2219,6 +2219,60 @@ class MsvcPermissiveParsing(PortTest):
                    "  return 1;\n}\n")[0]
         self.assertIn("tile size", compile_ported(self, got, run=True))
 
+    def test_exception_with_a_message_in_a_file_without_cpp_amp(self):
+        # aes128bcppamp's settings and CPU-reference files throw MSVC's std::exception("...")
+        # and show no sign of C++ AMP: the rule applies to them as to the kernels' files, and
+        # the port compiles and keeps the message.
+        text = ("#pragma once\n#include <vector>\nstruct Settings {\n  std::vector<int> v;\n"
+                "  void Update(unsigned i, int x) {\n    if (i < v.size()) v[i] = x;\n"
+                "    else throw std::exception(\"Invalid index\");\n  }\n};\n")
+        got, report = port(text, only_amp=True)
+        self.assertIn('else throw std::runtime_error("Invalid index");', got)
+        self.assertIn("#include <stdexcept>", got)
+        self.assertNotIn("<hipamp/", got)  # nothing of hipamp's: a plain C++ file
+        self.assertIdempotent(got, only_amp=True)
+        program = (got.replace("#pragma once\n", "") + "#include <cstdio>\n#include <cstring>\n"
+                   "int main() {\n  Settings s;\n  try { s.Update(3, 1); }\n"
+                   "  catch (const std::exception& e) { std::puts(e.what());\n"
+                   "    return std::strcmp(e.what(), \"Invalid index\") == 0 ? 0 : 1; }\n"
+                   "  return 1;\n}\n")
+        self.assertIn("Invalid index", compile_ported(self, program, run=True))
+        # The default constructor and a base initializer stay as they are there too.
+        got = port("struct E : std::exception {\n  E(const E& o) : std::exception(o) {}\n"
+                   "  void f() { throw std::exception(); }\n};\n", only_amp=True)[0]
+        self.assertIn(": std::exception(o) {}", got)
+        self.assertIn("throw std::exception();", got)
+
+    def test_c_runtime_string_functions_without_their_header(self):
+        # MSVC's <string> and <vector> bring <string.h> with its secure functions:
+        # aes128bcppamp's key setup calls memcpy, memset and strcpy_s including neither. The
+        # secure call gets the compat <windows.h> (which has <cstring>), plain ones <cstring>.
+        text = ("#include <string>\n#include <vector>\nunsigned char key[17];\n"
+                "void SetKey(std::string k) {\n  memset(key, 0, 16);\n"
+                "  strcpy_s((char*)key, (k.size() < 16 ? k.size() : 16) + 1, k.c_str());\n}\n")
+        got, report = port(text, only_amp=True)
+        self.assertTrue(got.startswith("#include <hipamp/compat/windows.h>  // amp2hipamp: MSVC's "
+                                       "headers declare strcpy_s\n#include <string>\n"), got)
+        self.assertNotIn("<cstring>", got)
+        self.assertIdempotent(got, only_amp=True)
+        plain = ("#pragma once\n#include <vector>\n// memcpy(a, b, n) in a comment\n"
+                 "inline void Copy(int* d, const int* s, int n) { std::memcpy(d, s, n * sizeof(int)); }\n")
+        got2 = port(plain, only_amp=True)[0]
+        self.assertEqual(got2, "#pragma once\n#include <cstring>  // amp2hipamp: MSVC's headers "
+                               "declare memcpy\n" + plain[len("#pragma once\n"):])
+        self.assertIdempotent(got2, only_amp=True)
+        # A file that includes them, or only names them in comments and strings, is left alone.
+        for kept in ("#include <string.h>\nvoid f(char* d) { memset(d, 0, 4); }\n",
+                     "#include <windows.h>\nvoid f(char* d) { strcpy_s(d, 4, \"abc\"); }\n",
+                     "#include <cstdio>\n// strcpy_s(d, 4, s);\nvoid f() { std::puts(\"memcpy(\"); }\n"):
+            got3 = port(kept, only_amp=True)[0]
+            self.assertNotIn("MSVC's headers declare", got3)
+        out = compile_ported(self, got + "#include <cstdio>\nint main() {\n  SetKey(\"Thats my Kung Fu\");\n"
+                             "  std::printf(\"%s|%d\\n\", (const char*)key, (int)key[16]);\n"
+                             "  int a[3] = {1, 2, 3}, b[3] = {0, 0, 0};\n  std::memcpy(b, a, sizeof a);\n"
+                             "  return b[2] == 3 ? 0 : 1;\n}\n", run=True)
+        self.assertIn("Thats my Kung Fu|0", out)
+
     def test_unsigned_rank_template_parameter_becomes_int(self):
         # As the book's Chapter 12 pads a transpose: `unsigned int Rank` deduced from
         # array_view<T, Rank> and index<Rank> (whose rank is an int); g++ refuses the
