@@ -61,19 +61,7 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 echo "== benchmarks done at $((SECONDS - start)) s"
 python3 "$SRC/scripts/launch_ratio_table.py" "$OUT/runs" >"$OUT/summary.md" 2>&1
-python3 - "$OUT/runs" >>"$OUT/summary.md" 2>&1 <<'PY'
-import glob, json, os, statistics, sys
-table = {}
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "bench_simple_model_*.json"))):
-    _, _, _, mode, threads, _ = os.path.basename(path)[:-5].split("_")
-    for b in json.load(open(path))["benchmarks"]:
-        if "ratio" in b:
-            table.setdefault((b["name"].split("/manual")[0], threads, mode), []).append(b["ratio"])
-print("\n| CPU case | threads | count | ratio per round | median |")
-print("|---|---|---|---|---|")
-for (case, threads, mode), rs in sorted(table.items()):
-    print("| %s | %s | %s | %s | **%.3f** |" % (case, threads[1:], mode, " ".join("%.3f" % x for x in rs), statistics.median(rs)))
-PY
+python3 "$SRC/scripts/simple_model_ratio_table.py" "$OUT/runs" count >>"$OUT/summary.md" 2>&1
 cat "$OUT/summary.md"
 tests="$gpu/tests/hipamp_tests"
 if [ "$TESTS" != 0 ] && [ -x "$tests" ]; then

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <mutex>
 #include <numeric>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -93,31 +94,57 @@ TEST_CASE("parallel_chunks covers [0, total) with disjoint ranges on grain bound
   struct recorder {
     std::mutex mutex;
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    hx::fallback::chunk_shape expected_shape;
+    int wrong_shapes = 0;
     static void note(const void* self, std::size_t begin, std::size_t end) {
       auto& r = *static_cast<recorder*>(const_cast<void*>(self));
       const std::lock_guard<std::mutex> lock(r.mutex);
       r.ranges.emplace_back(begin, end);
     }
+    // The shaped form: every range must come with the shape the caller gave.
+    static void note_shaped(const void* self, hx::fallback::chunk_shape shape, std::size_t begin,
+                            std::size_t end) {
+      note(self, begin, end);
+      auto& r = *static_cast<recorder*>(const_cast<void*>(self));
+      const std::lock_guard<std::mutex> lock(r.mutex);
+      const auto& want = r.expected_shape;
+      if (shape.extent[0] != want.extent[0] || shape.extent[1] != want.extent[1] ||
+          shape.extent[2] != want.extent[2] || shape.flags != want.flags) {
+        ++r.wrong_shapes;
+      }
+    }
   };
   const std::size_t threads = static_cast<std::size_t>(hx::fallback::thread_count());
+  std::mt19937 gen(20261127);
+  std::uniform_int_distribution<int> any_int(-1000000, 1000000);
   for (std::size_t total : {std::size_t{1}, std::size_t{4095}, std::size_t{4097},
                             std::size_t{65536}, std::size_t{260100}, std::size_t{1000003}}) {
     for (std::size_t grain : {std::size_t{1}, std::size_t{16}, std::size_t{510}, std::size_t{4099},
                               std::size_t{1000003}}) {
-      recorder rec;
-      hx::fallback::parallel_chunks(total, 4096, &recorder::note, &rec, false, grain);
-      std::sort(rec.ranges.begin(), rec.ranges.end());
-      INFO("total " << total << ", grain " << grain << ", " << rec.ranges.size() << " ranges");
-      REQUIRE(!rec.ranges.empty());
-      CHECK(rec.ranges.front().first == 0);
-      CHECK(rec.ranges.back().second == total);
-      for (std::size_t k = 0; k < rec.ranges.size(); ++k) {
-        CHECK(rec.ranges[k].first < rec.ranges[k].second);
-        if (k > 0) CHECK(rec.ranges[k].first == rec.ranges[k - 1].second);
-      }
-      // Whole grains whenever every range can get at least 8 of them.
-      if (total / grain >= 8 * threads) {
-        for (const auto& range : rec.ranges) CHECK(range.first % grain == 0);
+      for (const bool shaped : {false, true}) {
+        recorder rec;
+        if (shaped) {
+          rec.expected_shape = {{any_int(gen), any_int(gen), any_int(gen)}, any_int(gen)};
+          hx::fallback::parallel_shaped_chunks(total, 4096, &recorder::note_shaped, &rec,
+                                               rec.expected_shape, false, grain);
+          CHECK(rec.wrong_shapes == 0);
+        } else {
+          hx::fallback::parallel_chunks(total, 4096, &recorder::note, &rec, false, grain);
+        }
+        std::sort(rec.ranges.begin(), rec.ranges.end());
+        INFO("total " << total << ", grain " << grain << ", " << rec.ranges.size() << " ranges"
+                      << (shaped ? ", shaped" : ""));
+        REQUIRE(!rec.ranges.empty());
+        CHECK(rec.ranges.front().first == 0);
+        CHECK(rec.ranges.back().second == total);
+        for (std::size_t k = 0; k < rec.ranges.size(); ++k) {
+          CHECK(rec.ranges[k].first < rec.ranges[k].second);
+          if (k > 0) CHECK(rec.ranges[k].first == rec.ranges[k - 1].second);
+        }
+        // Whole grains whenever every range can get at least 8 of them.
+        if (total / grain >= 8 * threads) {
+          for (const auto& range : rec.ranges) CHECK(range.first % grain == 0);
+        }
       }
     }
   }

@@ -15,6 +15,16 @@ namespace hipamp::fallback {
 
 using chunk_function = void (*)(const void* context, std::size_t begin, std::size_t end);
 
+// A domain of rank 1 to 3 and a few flags, handed by value to every thread of a launch, so
+// that a launch's context can be the kernel object itself (run_simple): a thread then reads
+// the region's own data and the kernel, and no launch record in between.
+struct chunk_shape {
+  int extent[3] = {0, 0, 0};
+  int flags = 0;
+};
+using shaped_chunk_function = void (*)(const void* context, chunk_shape shape, std::size_t begin,
+                                       std::size_t end);
+
 // Calls fn(context, begin, end) on disjoint ranges covering [0, total), in parallel on the
 // CPU device's threads, and rethrows the first exception a range raised. `serial`: one call
 // fn(context, 0, total) on the calling thread (the reference device). `grain`: range
@@ -23,6 +33,10 @@ using chunk_function = void (*)(const void* context, std::size_t begin, std::siz
 // many grains; when there are too few, ranges of equal size win over whole grains.
 void parallel_chunks(std::size_t total, std::size_t min_chunk, chunk_function fn,
                      const void* context, bool serial = false, std::size_t grain = 1);
+// parallel_chunks for a shaped function: fn(context, shape, begin, end), the same ranges.
+void parallel_shaped_chunks(std::size_t total, std::size_t min_chunk, shaped_chunk_function fn,
+                            const void* context, const chunk_shape& shape, bool serial = false,
+                            std::size_t grain = 1);
 // Threads the CPU device runs on (OMP_NUM_THREADS or the core count; 1 without OpenMP).
 int thread_count() noexcept;
 
@@ -98,13 +112,13 @@ struct simple_launch {
   // A per-thread copy whose views the compiler can see are bound (see bound_copy_guard):
   // their host-coherence checks fold away and the loop vectorizes.
   template <bool Checked>
-  HIPAMP_ALWAYS_INLINE static void run_copy(const simple_launch& self, std::size_t begin,
-                                            std::size_t end) {
+  HIPAMP_ALWAYS_INLINE static void run_copy(const Kernel& source, const extent<N>& domain,
+                                            std::size_t begin, std::size_t end, bool robust) {
     const Kernel kernel = [&] {
       const hipamp::detail::bound_copy_guard guard;
-      return *self.kernel;
+      return source;
     }();
-    run_range<Checked>(kernel, self.domain, begin, end, Checked && self.robust);
+    run_range<Checked>(kernel, domain, begin, end, Checked && robust);
   }
   // The loop without checks, flattened: the kernel and every accessor it calls are inlined
   // whatever GCC's size heuristics think of them. The kernel's call operator has two call
@@ -112,17 +126,40 @@ struct simple_launch {
   // branches still in it, a 2-D stencil kernel looked too big and was called per element
   // (0.05x the OpenMP loop, from da2e0d7 until issue 19's session 16). The checked loop keeps
   // the heuristics: it runs on the reference device and under robust access.
-  HIPAMP_FLATTEN static void run_unchecked(const simple_launch& self, std::size_t begin,
-                                           std::size_t end) {
-    run_copy<false>(self, begin, end);
+  HIPAMP_FLATTEN static void run_unchecked(const Kernel& source, const extent<N>& domain,
+                                           std::size_t begin, std::size_t end) {
+    run_copy<false>(source, domain, begin, end, false);
   }
 
+  // Rank above 3: the context is this record.
   static void run(const void* context, std::size_t begin, std::size_t end) {
     const auto& self = *static_cast<const simple_launch*>(context);
     if (self.check_bounds) {
-      run_copy<true>(self, begin, end);
+      run_copy<true>(*self.kernel, self.domain, begin, end, self.robust);
     } else {
-      run_unchecked(self, begin, end);
+      run_unchecked(*self.kernel, self.domain, begin, end);
+    }
+  }
+
+  // Ranks 1 to 3: the context is the kernel, the domain and the flags come by value
+  // (chunk_shape), so a thread's first reads are the region's data and then the kernel.
+  static constexpr bool flat = N <= 3;
+  static constexpr int checked_flag = 1;
+  static constexpr int robust_flag = 2;
+  static chunk_shape shape_of(const extent<N>& domain, bool checked, bool robust) noexcept {
+    chunk_shape shape;
+    for (int d = 0; d < N && d < 3; ++d) shape.extent[d] = domain[d];
+    shape.flags = (checked ? checked_flag : 0) | (robust ? robust_flag : 0);
+    return shape;
+  }
+  static void run_flat(const void* context, chunk_shape shape, std::size_t begin, std::size_t end) {
+    const Kernel& source = *static_cast<const Kernel*>(context);
+    extent<N> domain;
+    for (int d = 0; d < N; ++d) domain[d] = shape.extent[d];
+    if ((shape.flags & checked_flag) != 0) {
+      run_copy<true>(source, domain, begin, end, (shape.flags & robust_flag) != 0);
+    } else {
+      run_unchecked(source, domain, begin, end);
     }
   }
 };
@@ -132,14 +169,20 @@ struct simple_launch {
 template <int N, class Kernel>
 void run_simple(const extent<N>& domain, const Kernel& kernel,
                 const cpu_launch_options& options = {}) {
-  const detail::simple_launch<N, Kernel> launch{domain, &kernel, options.checked(),
-                                                options.robust()};
+  using launch_type = detail::simple_launch<N, Kernel>;
   // Threads split rank >= 2 domains at row starts (no row shared by two threads, so no partial
   // rows with their scalar remainders and no cache line written by two threads at a seam) and
   // rank-1 domains at multiples of 16 elements (a 64-byte line of 4-byte elements).
   const std::size_t grain = N >= 2 ? static_cast<std::size_t>(domain[N - 1]) : 16;
-  parallel_chunks(hipamp::detail::element_count(domain), 4096,
-                  &detail::simple_launch<N, Kernel>::run, &launch, options.serial, grain);
+  const std::size_t total = hipamp::detail::element_count(domain);
+  if constexpr (launch_type::flat) {
+    parallel_shaped_chunks(total, 4096, &launch_type::run_flat, &kernel,
+                           launch_type::shape_of(domain, options.checked(), options.robust()),
+                           options.serial, grain);
+  } else {
+    const launch_type launch{domain, &kernel, options.checked(), options.robust()};
+    parallel_chunks(total, 4096, &launch_type::run, &launch, options.serial, grain);
+  }
 }
 
 // The simple model on the CPU device; the work is done when this returns. Over host memory
