@@ -11,7 +11,8 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              -> one #include <hipamp/amp.h>; a quoted #include whose case or \\ separators
              differ from the file on disk -> the file's own spelling
   windows    <windows.h>/<Windows.h>, <tchar.h>, <ppl.h>, <d3d11.h> (and <D3Dcommon.h>),
-             <concurrent_queue.h>, <concurrent_unordered_map.h> -> <hipamp/compat/...>;
+             <concurrent_queue.h>, <concurrent_unordered_map.h>, ATL's <atlbase.h> and
+             <atlconv.h> (CW2A & co) -> <hipamp/compat/...>;
              concurrency::parallel_for (PPL, which MSVC's <amp.h> brings) without <ppl.h> ->
              the compat <ppl.h> added;
              <SDKDDKVer.h> dropped; MSVC's internal <xutility> -> <algorithm>; a file using QueryPerformanceCounter/LARGE_INTEGER/DWORD/
@@ -169,7 +170,12 @@ COMPAT_HEADERS = {
     "d3dcommon.h": "hipamp/compat/d3d11.h",
     "concurrent_queue.h": "hipamp/compat/concurrent_queue.h",
     "concurrent_unordered_map.h": "hipamp/compat/concurrent_unordered_map.h",
+    # ATL's string conversions (CW2A, CA2W, ...), which programs use to print an accelerator's
+    # wide description; both compat headers declare them and include the compat <windows.h>.
+    "atlbase.h": "hipamp/compat/atlbase.h", "atlconv.h": "hipamp/compat/atlconv.h",
 }
+# Compatibility headers that include hipamp's <windows.h>: a file including one needs no other.
+COMPAT_HEADERS_WITH_WINDOWS = {"hipamp/compat/atlbase.h", "hipamp/compat/atlconv.h"}
 # MSVC's stdext::checked_array_iterator / unchecked_array_iterator (and their make_ functions).
 CHECKED_ITERATOR_HEADER = "hipamp/compat/checked_array_iterator.h"
 DROPPED_HEADERS = {"sdkddkver.h": "Windows SDK version macros, nothing to port"}
@@ -1323,6 +1329,8 @@ class Port:
             if low in COMPAT_HEADERS:
                 new = "<%s>" % COMPAT_HEADERS[low]
                 have.add(COMPAT_HEADERS[low])
+                if COMPAT_HEADERS[low] in COMPAT_HEADERS_WITH_WINDOWS:
+                    have.add("hipamp/compat/windows.h")
                 self.edit(span[0], span[1], new, "windows",
                           "#include %s%s -> #include %s (hipamp's compatibility header)" %
                           (m.group(1), name, new))
@@ -1336,6 +1344,8 @@ class Port:
                           "#include <%s> (MSVC's internal header) -> #include %s" % (name, new))
             elif low.startswith("hipamp/compat/"):
                 have.add(low)
+                if low in COMPAT_HEADERS_WITH_WINDOWS:
+                    have.add("hipamp/compat/windows.h")
             elif m.group(1) == '"':
                 found = self.resolve_include(name)
                 if found and found != name:

@@ -895,6 +895,52 @@ class WindowsIsms(PortTest):
                          "#include <hipamp/compat/tchar.h>\n#include <hipamp/compat/ppl.h>\n"
                          "#include <hipamp/compat/d3d11.h>\n", {"windows"})
 
+    def test_atl_headers_become_compat_headers(self):
+        # aes128bcppamp narrows accelerator descriptions with ATL's CW2A; both ATL headers bring
+        # <windows.h> (the compat ones include hipamp's), so DWORD asks for nothing more.
+        self.assertPorts("#include <atlconv.h>\n#include <AtlBase.h>\n"
+                         "DWORD n = 0;\nstd::string s(CW2A(L\"x\"));\n",
+                         "#include <hipamp/compat/atlconv.h>\n#include <hipamp/compat/atlbase.h>\n"
+                         "DWORD n = 0;\nstd::string s(CW2A(L\"x\"));\n", {"windows"})
+        got, _ = port("#include <atlbase.h>\n#include <amp.h>\nDWORD n = 0;\n")
+        self.assertEqual(got.count("compat/windows.h"), 0)
+        self.assertIn("#include <hipamp/compat/atlbase.h>", got)
+
+    def test_atl_and_kernel32_program_runs(self):
+        # aes128bcppamp's idioms, as its sources write them: CW2A of an accelerator's
+        # description, and MSDN's core count through GetProcAddress(GetModuleHandle(...)).
+        program = r"""#include <amp.h>
+#include <atlconv.h>
+#include <atlbase.h>
+#include <windows.h>
+#include <iostream>
+#include <string>
+#include <thread>
+using namespace concurrency;
+typedef BOOL(WINAPI *LPFN_GLPI)(PSYSTEM_LOGICAL_PROCESSOR_INFORMATION, PDWORD);
+int main() {
+    std::string name(CW2A(accelerator().description.c_str()));
+    LPFN_GLPI glpi = (LPFN_GLPI)GetProcAddress(GetModuleHandle(TEXT("kernel32")),
+                                               "GetLogicalProcessorInformation");
+    DWORD length = 0;
+    glpi(NULL, &length);
+    PSYSTEM_LOGICAL_PROCESSOR_INFORMATION buffer =
+        (PSYSTEM_LOGICAL_PROCESSOR_INFORMATION)new char[length];
+    glpi(buffer, &length);
+    unsigned count = 0;
+    for (unsigned i = 0; i < length / sizeof(SYSTEM_LOGICAL_PROCESSOR_INFORMATION); i++)
+        if (buffer[i].Relationship == RelationProcessorCore)
+            for (ULONG_PTR m = buffer[i].ProcessorMask; m; m &= m - 1) count++;
+    delete[] (char*)buffer;
+    unsigned expected = std::thread::hardware_concurrency();
+    if (expected > 8 * sizeof(ULONG_PTR)) expected = 8 * sizeof(ULONG_PTR);  // one group
+    bool ok = !name.empty() && count == expected;
+    std::cout << name << ": " << count << (ok ? " PASSED" : " FAILED") << std::endl;
+}
+"""
+        got = self.assertPortRuns(program)
+        self.assertIn("#include <hipamp/compat/atlbase.h>", got)
+
     def test_d3dcommon_header_becomes_the_d3d11_compat_header(self):
         # <d3d11.h> includes <D3Dcommon.h> on Windows; the book's Chapter 12 names both.
         self.assertPorts("#include <d3d11.h>\n#include <D3Dcommon.h>\n",
