@@ -64,7 +64,9 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              std::exception("message") (MSVC's constructor taking a message) ->
              std::runtime_error("message") (not a base initializer `: std::exception(other)`;
              in every file of the program, also one that shows no sign of C++ AMP);
-             __declspec(dllimport) / __declspec(dllexport) dropped
+             __declspec(dllimport) / __declspec(dllexport) dropped; a comparison operator
+             defined in its class whose T& parameter it only reads -> const T& (MSVC bound
+             temporaries to it: `s == T::Invalid()`; every file)
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
@@ -492,6 +494,7 @@ class Port:
             # MSVC's std::exception("message") is no more C++ AMP's than its template parsing:
             # a program's settings or CPU-reference files throw it too (aes128bcppamp).
             self.port_exception_message()
+            self.port_comparison_references()
             self.port_robust_access()
             return self
         self.port_includes()
@@ -513,6 +516,7 @@ class Port:
         self.port_view_references()
         self.port_mixed_min_max()
         self.port_exception_message()
+        self.port_comparison_references()
         self.port_template_argument_signedness()
         self.port_unsigned_rank_parameters()
         self.port_unqualified_names()  # never inside another rule's rewrite
@@ -1596,6 +1600,36 @@ class Port:
                 self.edit(at, at, "#include <stdexcept>  // amp2hipamp: std::runtime_error\n",
                           "msvc", None)
                 include_needed = False
+
+    # ---- bool operator==(T& other): MSVC binds temporaries to non-const references ---------
+    def port_comparison_references(self):
+        """`bool operator==(Settings& other) { return a == other.a; }` compared with a temporary
+        (`s == Settings::Invalid()`, aes128bcppamp): MSVC binds an rvalue to a non-const lvalue
+        reference (its extension, warning C4239 at /W4); g++ and clang reject the call. A
+        comparison operator defined in its class, whose one parameter is such a reference and
+        whose body only reads that parameter's data members, takes it by const reference: the
+        same function for every call that compiled, and calls with temporaries now compile."""
+        mask = self.src.mask
+        head = re.compile(r"\boperator\s*(==|!=|<=|>=|<|>)\s*\(\s*(?!const\b|volatile\b)"
+                          r"((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*&\s*([A-Za-z_]\w*)\s*\)"
+                          r"\s*(?:const\s*)?\{")
+        for m in head.finditer(mask):
+            if self.src.in_directive(m.start()):
+                continue
+            close = match_forward(mask, m.end() - 1)
+            if close is None:
+                continue
+            body, name = mask[m.end():close], m.group(3)
+            uses = list(re.finditer(r"\b%s\b" % re.escape(name), body))
+            reads = [u for u in uses if re.match(
+                r"\s*\.\s*[A-Za-z_]\w*\b(?!\s*(?:\(|\[|=(?!=)|\+\+|--|(?:[-+*/%&|^]|<<|>>)=))",
+                body[u.end():]) and not re.search(r"(?:\+\+|--|&)\s*$", body[:u.start()])]
+            if not uses or len(reads) != len(uses):
+                continue  # it passes the parameter on, calls or writes through it: left alone
+            self.edit(m.start(2), m.start(2), "const ", "msvc",
+                      "operator%s(%s& %s) -> operator%s(const %s& %s): it only reads %s, and "
+                      "MSVC let a temporary bind to the non-const reference (C4239); g++ does "
+                      "not" % (m.group(1), m.group(2), name, m.group(1), m.group(2), name, name))
 
     # ---- std::max(0U, s.length()): size_t was unsigned int on 32-bit Windows ----------------
     def port_mixed_min_max(self):

@@ -941,6 +941,32 @@ int main() {
         got = self.assertPortRuns(program)
         self.assertIn("#include <hipamp/compat/atlbase.h>", got)
 
+    def test_comparison_operator_reading_a_reference_takes_it_const(self):
+        # aes128bcppamp's settings (no sign of C++ AMP): `settings == Settings::Invalid()` binds a
+        # temporary to the operator's non-const reference, which only MSVC allows.
+        before = ("struct S {\n  unsigned a; bool g;\n"
+                  "  bool operator ==(S &other) {\n"
+                  "    if (a == other.a &&\n      g == other.g) return true; else return false;\n  }\n"
+                  "  bool operator<(ns::T& o) const { return a < o.a; }\n"
+                  "  static S Invalid() { return S{ 1 }; }\n};\n"
+                  "bool f(S s) { return s == S::Invalid(); }\n")
+        after = before.replace("==(S &other)", "==(const S &other)") \
+                      .replace("<(ns::T& o)", "<(const ns::T& o)")
+        self.assertPorts(before, after, {"msvc"})
+        # One that writes, calls or passes its parameter on keeps it; const ones, other operators
+        # and declarations alone are untouched.
+        unchanged = ("struct S {\n  int a;\n"
+                     "  bool operator==(S& o) { o.a = 0; return true; }\n"
+                     "  bool operator!=(S& o) { return o.size() != 0; }\n"
+                     "  bool operator<(S& o) { return less(o); }\n"
+                     "  bool operator>(S& o) { ++o.a; return false; }\n"
+                     "  bool operator<=(const S& o) const { return a <= o.a; }\n"
+                     "  S& operator<<(S& o) { return o; }\n"
+                     "  bool operator>=(S& o);\n};\n")
+        self.assertPorts(unchanged, unchanged, set())
+        got, _ = port(after)
+        self.assertEqual(got, after)
+
     def test_d3dcommon_header_becomes_the_d3d11_compat_header(self):
         # <d3d11.h> includes <D3Dcommon.h> on Windows; the book's Chapter 12 names both.
         self.assertPorts("#include <d3d11.h>\n#include <D3Dcommon.h>\n",
