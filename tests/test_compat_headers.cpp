@@ -1,8 +1,11 @@
 // The Windows compatibility headers the porting tool points includes at: <windows.h>,
-// <tchar.h>, <ppl.h>, <d3d11.h>, <concurrent_queue.h>, <concurrent_unordered_map.h>, written the
+// <tchar.h>, <ppl.h>, <d3d11.h>, <concurrent_queue.h>, <concurrent_unordered_map.h>,
+// <atlbase.h>/<atlconv.h>, written the
 // way the C++ AMP samples use
 // them, checked against the standard library on random data.
 #include <hipamp/compat/amp.h>
+#include <hipamp/compat/atlbase.h>
+#include <hipamp/compat/atlconv.h>
 #include <hipamp/compat/checked_array_iterator.h>
 #include <hipamp/compat/concurrent_queue.h>
 #include <hipamp/compat/concurrent_unordered_map.h>
@@ -14,12 +17,14 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <fstream>
 #include <iterator>
 #include <limits>
 #include <list>
 #include <numeric>
 #include <random>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -181,6 +186,330 @@ TEST_CASE("tchar.h maps the _t names to the narrow functions", "[compat][tchar_h
   _TCHAR buf[32];
   CHECK(_stprintf(buf, _T("%s/%d"), _T("n"), 3) == 3);
   CHECK(std::string(buf) == "n/3");
+}
+
+namespace {
+
+// UTF-8 of code points, written independently of the header's encoder.
+std::string atl_test_utf8(const std::u32string& text) {
+  std::string out;
+  for (char32_t c : text) {
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return out;
+}
+
+// Random text: ASCII only, or any Unicode scalar value (1-, 2-, 3- and 4-byte UTF-8 alike).
+std::u32string atl_test_text(std::mt19937& rng, bool ascii) {
+  std::uniform_int_distribution<int> length(0, 120);
+  std::uniform_int_distribution<int> width(0, 3);
+  std::u32string text(static_cast<std::size_t>(length(rng)), U' ');
+  for (auto& c : text) {
+    const int w = ascii ? 0 : width(rng);
+    const char32_t lo[] = {1, 0x80, 0x800, 0x10000}, hi[] = {0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
+    do {
+      c = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(lo[w], hi[w])(rng));
+    } while (c >= 0xD800 && c <= 0xDFFF);
+  }
+  return text;
+}
+
+std::wstring atl_test_wide(const std::u32string& text) {
+  static_assert(sizeof(wchar_t) == 4, "Linux's wchar_t is UTF-32");
+  return std::wstring(text.begin(), text.end());
+}
+
+}  // namespace
+
+TEST_CASE("atlconv.h CW2A and CA2W round-trip random text as UTF-8", "[compat][atl_h]") {
+  std::mt19937 rng(20261128);
+  for (int round = 0; round < 400; ++round) {
+    const bool ascii = round % 2 == 0;
+    const std::u32string text = atl_test_text(rng, ascii);
+    const std::wstring wide = atl_test_wide(text);
+    const std::string expected = atl_test_utf8(text);
+    // As aes128bcppamp writes it: a std::string from the conversion of a c_str().
+    const std::string narrow(CW2A(wide.c_str()));
+    REQUIRE(narrow == expected);
+    if (ascii) REQUIRE(narrow == std::string(wide.begin(), wide.end()));
+    const std::wstring back(CA2W(narrow.c_str()));
+    REQUIRE(back == wide);
+    // The code page argument is accepted; every code page converts as UTF-8.
+    REQUIRE(std::string(CW2A(wide.c_str(), CP_ACP)) == expected);
+    REQUIRE(std::string(CW2A(wide.c_str(), CP_UTF8)) == expected);
+    REQUIRE(std::wstring(CA2W(narrow.c_str(), CP_UTF8)) == wide);
+    // The Windows functions underneath agree, including their size query.
+    const int bytes = WideCharToMultiByte(CP_UTF8, 0, wide.c_str(), -1, nullptr, 0, nullptr, nullptr);
+    REQUIRE(bytes == static_cast<int>(expected.size()) + 1);
+    std::vector<char> buffer(static_cast<std::size_t>(bytes));
+    REQUIRE(WideCharToMultiByte(CP_ACP, 0, wide.c_str(), -1, buffer.data(), bytes, nullptr,
+                                nullptr) == bytes);
+    REQUIRE(std::string(buffer.data()) == expected);
+    const int chars = MultiByteToWideChar(CP_UTF8, 0, expected.c_str(), -1, nullptr, 0);
+    REQUIRE(chars == static_cast<int>(wide.size()) + 1);
+  }
+}
+
+TEST_CASE("atlconv.h conversions behave as ATL's objects", "[compat][atl_h]") {
+  CHECK(std::string(CW2A(L"caf\u00e9 \u20ac \U0001F600")) ==
+        "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+  CHECK(std::wstring(CA2W("caf\xc3\xa9")) == L"caf\u00e9");
+  // A null string gives a null pointer; an empty one an empty string.
+  CHECK(static_cast<LPSTR>(CW2A(nullptr)) == nullptr);
+  CHECK(CA2W(nullptr).m_psz == nullptr);
+  CHECK(std::string(CW2A(L"")).empty());
+  // Implicit conversions: to a C string for printf-style code and streams.
+  CW2A held(L"accelerator \u00e9");
+  const char* p = held;
+  CHECK(std::strcmp(p, "accelerator \xc3\xa9") == 0);
+  CHECK(p == held.m_psz);
+  std::ostringstream os;
+  os << CW2A(L"wide") << ' ' << CT2A("tchar");
+  CHECK(os.str() == "wide tchar");
+  char printed[64];
+  std::snprintf(printed, sizeof printed, "%s", static_cast<LPCSTR>(CW2A(L"x\u00e9")));
+  CHECK(std::string(printed) == "x\xc3\xa9");
+  // The converted text belongs to the object: writable, and independent of the source.
+  std::wstring source = L"abc";
+  CW2A copy(source.c_str());
+  source[0] = L'z';
+  copy.m_psz[1] = 'B';
+  CHECK(std::string(copy) == "aBc");
+  // TCHAR is char: T is A; CA2CA/CT2CA keep the pointer they were given.
+  const char* given = "same";
+  CHECK(CT2CA(given).m_psz == given);
+  CHECK(CA2CA(given, CP_ACP).m_psz == given);
+  CHECK(std::string(CT2A(given)) == "same");
+  CHECK(std::string(CA2T(given)) == "same");
+  CHECK(std::string(CW2T(L"same")) == "same");
+  CHECK(std::wstring(CT2W(given)) == L"same");
+  CHECK(std::wstring(CW2W(L"same")) == L"same");
+  CHECK(std::string(CW2AEX<16>(L"a longer text than sixteen characters")) ==
+        "a longer text than sixteen characters");
+  static_assert(!std::is_copy_constructible<CW2A>::value, "ATL's conversions are not copyable");
+  // Invalid input becomes U+FFFD, as Windows' UTF-8 conversion gives it.
+  const wchar_t lone_surrogate[] = {L'a', static_cast<wchar_t>(0xD800), L'b', 0};
+  CHECK(std::string(CW2A(lone_surrogate)) == "a\xef\xbf\xbd" "b");
+  CHECK(std::wstring(CA2W("a\xff" "b\xc0\xaf")) == L"a\ufffdb\ufffd\ufffd");
+  // Windows' functions: too small a buffer fails with ERROR_INSUFFICIENT_BUFFER.
+  char two[2];
+  SetLastError(0);
+  CHECK(WideCharToMultiByte(CP_UTF8, 0, L"abc", -1, two, 2, nullptr, nullptr) == 0);
+  CHECK(GetLastError() == ERROR_INSUFFICIENT_BUFFER);
+  CHECK(WideCharToMultiByte(CP_UTF8, 0, L"abc", 2, two, 2, nullptr, nullptr) == 2);
+  CHECK(std::string(two, 2) == "ab");
+  CHECK(MultiByteToWideChar(CP_UTF8, 0, nullptr, -1, nullptr, 0) == 0);
+  CHECK(GetLastError() == ERROR_INVALID_PARAMETER);
+}
+
+namespace {
+
+typedef BOOL(WINAPI* glpi_test_fn)(PSYSTEM_LOGICAL_PROCESSOR_INFORMATION, PDWORD);
+
+// MSDN's example as aes128bcppamp's Helpers/WindowsHelpers.h has it: the logical processors,
+// as the set bits of the core entries' masks.
+unsigned glpi_test_program_count() {
+  glpi_test_fn glpi = (glpi_test_fn)GetProcAddress(GetModuleHandle(TEXT("kernel32")),
+                                                   "GetLogicalProcessorInformation");
+  PSYSTEM_LOGICAL_PROCESSOR_INFORMATION buffer = NULL;
+  DWORD returnLength = 0;
+  glpi(buffer, &returnLength);
+  buffer = (PSYSTEM_LOGICAL_PROCESSOR_INFORMATION) new char[returnLength];
+  glpi(buffer, &returnLength);
+  unsigned count = 0;
+  for (unsigned i = 0; i < returnLength / sizeof(SYSTEM_LOGICAL_PROCESSOR_INFORMATION); i++)
+    if (buffer[i].Relationship == RelationProcessorCore)
+      for (ULONG_PTR m = buffer[i].ProcessorMask; m != 0; m &= m - 1) ++count;
+  delete[] reinterpret_cast<char*>(buffer);
+  return count;
+}
+
+std::vector<SYSTEM_LOGICAL_PROCESSOR_INFORMATION> glpi_test_entries() {
+  DWORD length = 0;
+  REQUIRE(GetLogicalProcessorInformation(nullptr, &length) == FALSE);
+  std::vector<SYSTEM_LOGICAL_PROCESSOR_INFORMATION> entries(length / sizeof(entries[0]));
+  REQUIRE(GetLogicalProcessorInformation(entries.data(), &length) == TRUE);
+  return entries;
+}
+
+// The first line of a file, or "" where it cannot be read.
+std::string glpi_test_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// "0-3,8" -> {0, 1, 2, 3, 8}, parsed here with iostreams, not with the header's parser.
+std::vector<int> glpi_test_cpu_list(const std::string& list) {
+  std::vector<int> cpus;
+  std::istringstream in(list);
+  std::string range;
+  while (std::getline(in, range, ',')) {
+    const auto dash = range.find('-');
+    const int first = std::stoi(range.substr(0, dash));
+    const int last = dash == std::string::npos ? first : std::stoi(range.substr(dash + 1));
+    for (int c = first; c <= last; ++c) cpus.push_back(c);
+  }
+  return cpus;
+}
+
+int glpi_test_bits(ULONG_PTR m) {
+  int n = 0;
+  for (; m != 0; m &= m - 1) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("windows.h GetModuleHandle and GetProcAddress find kernel32's functions",
+          "[compat][windows_h]") {
+  const HMODULE kernel32 = GetModuleHandle(TEXT("kernel32"));
+  REQUIRE(kernel32 != nullptr);
+  CHECK(GetModuleHandle(L"KERNEL32.DLL") == kernel32);
+  CHECK(GetModuleHandleA("Kernel32.dll") == kernel32);
+  CHECK(GetModuleHandleW(L"kernel32") == kernel32);
+  CHECK(LoadLibrary(TEXT("kernel32.dll")) == kernel32);
+  CHECK(FreeLibrary(kernel32) == TRUE);
+  // The program itself: a module, not kernel32.
+  CHECK(GetModuleHandle(NULL) != nullptr);
+  CHECK(GetModuleHandle(nullptr) == GetModuleHandle(NULL));
+  CHECK(GetModuleHandle(NULL) != kernel32);
+  for (const char* unknown : {"user32", "user32.dll", "kernel", "kernel32x", "", "d3d11.dll"}) {
+    SetLastError(0);
+    CHECK(GetModuleHandleA(unknown) == nullptr);
+    CHECK(GetLastError() == ERROR_MOD_NOT_FOUND);
+  }
+  CHECK(GetModuleHandle(L"k\u00e9rnel32") == nullptr);
+
+  const FARPROC glpi = GetProcAddress(kernel32, "GetLogicalProcessorInformation");
+  REQUIRE(glpi != nullptr);
+  CHECK(reinterpret_cast<glpi_test_fn>(glpi) == &GetLogicalProcessorInformation);
+  const auto tick = reinterpret_cast<DWORD(WINAPI*)()>(GetProcAddress(kernel32, "GetTickCount"));
+  REQUIRE(tick != nullptr);
+  CHECK(tick() - GetTickCount() + 5u <= 10u);
+  const auto last_error =
+      reinterpret_cast<DWORD(WINAPI*)()>(GetProcAddress(kernel32, "GetLastError"));
+  REQUIRE(last_error != nullptr);
+  SetLastError(1234);
+  CHECK(last_error() == 1234u);
+  // Names hipamp does not implement, other case (Windows' lookup is case-sensitive), other
+  // modules, ordinals: null, with Windows' error codes.
+  for (const char* unknown : {"GetLogicalProcessorInformationEx", "getlogicalprocessorinformation",
+                              "CreateFileW", "GetProcAddress2", ""}) {
+    SetLastError(0);
+    CHECK(GetProcAddress(kernel32, unknown) == nullptr);
+    CHECK(GetLastError() == ERROR_PROC_NOT_FOUND);
+  }
+  CHECK(GetProcAddress(GetModuleHandle(NULL), "GetTickCount") == nullptr);
+  SetLastError(0);
+  CHECK(GetProcAddress(nullptr, "GetTickCount") == nullptr);
+  CHECK(GetLastError() == ERROR_MOD_NOT_FOUND);
+  CHECK(GetProcAddress(kernel32, reinterpret_cast<LPCSTR>(std::uintptr_t(7))) == nullptr);
+}
+
+TEST_CASE("windows.h GetLogicalProcessorInformation: MSDN's buffer protocol",
+          "[compat][windows_h]") {
+  const std::size_t entry = sizeof(SYSTEM_LOGICAL_PROCESSOR_INFORMATION);
+  CHECK(entry == (sizeof(void*) == 8 ? 32u : 24u));  // Windows' layout
+  DWORD length = 0;
+  SetLastError(0);
+  CHECK(GetLogicalProcessorInformation(nullptr, &length) == FALSE);
+  CHECK(GetLastError() == ERROR_INSUFFICIENT_BUFFER);
+  REQUIRE(length >= 3 * entry);  // a core, a package, a NUMA node at least
+  REQUIRE(length % entry == 0);
+  const DWORD needed = length;
+  std::vector<SYSTEM_LOGICAL_PROCESSOR_INFORMATION> buffer(needed / entry + 2);
+  const auto untouched = buffer;
+  // One entry short: FALSE, the size needed, nothing written.
+  length = needed - static_cast<DWORD>(entry);
+  SetLastError(0);
+  CHECK(GetLogicalProcessorInformation(buffer.data(), &length) == FALSE);
+  CHECK(GetLastError() == ERROR_INSUFFICIENT_BUFFER);
+  CHECK(length == needed);
+  CHECK(std::memcmp(buffer.data(), untouched.data(), needed) == 0);
+  // Exactly enough, and more than enough: TRUE, and the bytes written.
+  CHECK(GetLogicalProcessorInformation(buffer.data(), &length) == TRUE);
+  CHECK(length == needed);
+  length = static_cast<DWORD>(buffer.size() * entry);
+  CHECK(GetLogicalProcessorInformation(buffer.data(), &length) == TRUE);
+  CHECK(length == needed);
+  SetLastError(0);
+  CHECK(GetLogicalProcessorInformation(buffer.data(), nullptr) == FALSE);
+  CHECK(GetLastError() == ERROR_INVALID_PARAMETER);
+}
+
+TEST_CASE("windows.h GetLogicalProcessorInformation counts Linux's cores and processors",
+          "[compat][windows_h]") {
+  const auto entries = glpi_test_entries();
+  const unsigned mask_bits = 8 * sizeof(ULONG_PTR);
+  // The logical processors Linux has online (the first mask's worth: one Windows group).
+  std::vector<int> online = glpi_test_cpu_list(glpi_test_line("/sys/devices/system/cpu/online"));
+  const unsigned hardware = std::thread::hardware_concurrency();
+  if (online.empty())  // no /sys: the header falls back to hardware_concurrency
+    for (unsigned c = 0; c < std::max(hardware, 1u); ++c) online.push_back(static_cast<int>(c));
+  if (online.size() > mask_bits) online.resize(mask_bits);
+  const ULONG_PTR all = online.size() == mask_bits ? ~ULONG_PTR(0)
+                                                   : (ULONG_PTR(1) << online.size()) - 1;
+
+  ULONG_PTR cores = 0, packages = 0, nodes = 0;
+  int core_entries = 0;
+  for (const auto& e : entries) {
+    CHECK(e.ProcessorMask != 0);
+    CHECK((e.ProcessorMask & ~all) == 0);
+    switch (e.Relationship) {
+      case RelationProcessorCore:
+        CHECK((cores & e.ProcessorMask) == 0);  // each processor in one core
+        cores |= e.ProcessorMask;
+        ++core_entries;
+        CHECK(e.ProcessorCore.Flags == (glpi_test_bits(e.ProcessorMask) > 1 ? LTP_PC_SMT : 0));
+        break;
+      case RelationProcessorPackage:
+        CHECK((packages & e.ProcessorMask) == 0);
+        packages |= e.ProcessorMask;
+        break;
+      case RelationNumaNode:
+        CHECK((nodes & e.ProcessorMask) == 0);
+        nodes |= e.ProcessorMask;
+        break;
+      case RelationCache:
+        CHECK(e.Cache.Level >= 1);
+        CHECK(e.Cache.Level <= 4);
+        CHECK(e.Cache.Size > 0u);
+        break;
+      default:
+        FAIL("unexpected relationship " << e.Relationship);
+    }
+  }
+  CHECK(cores == all);
+  CHECK(packages == all);
+  CHECK(nodes == all);
+  // aes128bcppamp's count: every logical processor once, as hardware_concurrency says.
+  CHECK(glpi_test_program_count() == online.size());
+  if (hardware <= mask_bits) CHECK(glpi_test_program_count() == hardware);
+  // Cores: as many entries as distinct sets of hardware threads Linux lists.
+  std::set<std::string> siblings;
+  for (int cpu : online) {
+    const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    std::string list = glpi_test_line(dir + "core_cpus_list");
+    if (list.empty()) list = glpi_test_line(dir + "thread_siblings_list");
+    siblings.insert(list.empty() ? "cpu" + std::to_string(cpu) : list);
+  }
+  CHECK(core_entries == static_cast<int>(siblings.size()));
 }
 
 TEST_CASE("ppl.h parallel_for, parallel_for_each and combinable", "[compat][ppl_h]") {

@@ -11,7 +11,8 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              -> one #include <hipamp/amp.h>; a quoted #include whose case or \\ separators
              differ from the file on disk -> the file's own spelling
   windows    <windows.h>/<Windows.h>, <tchar.h>, <ppl.h>, <d3d11.h> (and <D3Dcommon.h>),
-             <concurrent_queue.h>, <concurrent_unordered_map.h> -> <hipamp/compat/...>;
+             <concurrent_queue.h>, <concurrent_unordered_map.h>, ATL's <atlbase.h> and
+             <atlconv.h> (CW2A & co) -> <hipamp/compat/...>;
              concurrency::parallel_for (PPL, which MSVC's <amp.h> brings) without <ppl.h> ->
              the compat <ppl.h> added;
              <SDKDDKVer.h> dropped; MSVC's internal <xutility> -> <algorithm>; a file using QueryPerformanceCounter/LARGE_INTEGER/DWORD/
@@ -63,7 +64,9 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              std::exception("message") (MSVC's constructor taking a message) ->
              std::runtime_error("message") (not a base initializer `: std::exception(other)`;
              in every file of the program, also one that shows no sign of C++ AMP);
-             __declspec(dllimport) / __declspec(dllexport) dropped
+             __declspec(dllimport) / __declspec(dllexport) dropped; a comparison operator
+             defined in its class whose T& parameter it only reads -> const T& (MSVC bound
+             temporaries to it: `s == T::Invalid()`; every file)
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
@@ -169,7 +172,12 @@ COMPAT_HEADERS = {
     "d3dcommon.h": "hipamp/compat/d3d11.h",
     "concurrent_queue.h": "hipamp/compat/concurrent_queue.h",
     "concurrent_unordered_map.h": "hipamp/compat/concurrent_unordered_map.h",
+    # ATL's string conversions (CW2A, CA2W, ...), which programs use to print an accelerator's
+    # wide description; both compat headers declare them and include the compat <windows.h>.
+    "atlbase.h": "hipamp/compat/atlbase.h", "atlconv.h": "hipamp/compat/atlconv.h",
 }
+# Compatibility headers that include hipamp's <windows.h>: a file including one needs no other.
+COMPAT_HEADERS_WITH_WINDOWS = {"hipamp/compat/atlbase.h", "hipamp/compat/atlconv.h"}
 # MSVC's stdext::checked_array_iterator / unchecked_array_iterator (and their make_ functions).
 CHECKED_ITERATOR_HEADER = "hipamp/compat/checked_array_iterator.h"
 DROPPED_HEADERS = {"sdkddkver.h": "Windows SDK version macros, nothing to port"}
@@ -486,6 +494,7 @@ class Port:
             # MSVC's std::exception("message") is no more C++ AMP's than its template parsing:
             # a program's settings or CPU-reference files throw it too (aes128bcppamp).
             self.port_exception_message()
+            self.port_comparison_references()
             self.port_robust_access()
             return self
         self.port_includes()
@@ -507,6 +516,7 @@ class Port:
         self.port_view_references()
         self.port_mixed_min_max()
         self.port_exception_message()
+        self.port_comparison_references()
         self.port_template_argument_signedness()
         self.port_unsigned_rank_parameters()
         self.port_unqualified_names()  # never inside another rule's rewrite
@@ -1323,6 +1333,8 @@ class Port:
             if low in COMPAT_HEADERS:
                 new = "<%s>" % COMPAT_HEADERS[low]
                 have.add(COMPAT_HEADERS[low])
+                if COMPAT_HEADERS[low] in COMPAT_HEADERS_WITH_WINDOWS:
+                    have.add("hipamp/compat/windows.h")
                 self.edit(span[0], span[1], new, "windows",
                           "#include %s%s -> #include %s (hipamp's compatibility header)" %
                           (m.group(1), name, new))
@@ -1336,6 +1348,8 @@ class Port:
                           "#include <%s> (MSVC's internal header) -> #include %s" % (name, new))
             elif low.startswith("hipamp/compat/"):
                 have.add(low)
+                if low in COMPAT_HEADERS_WITH_WINDOWS:
+                    have.add("hipamp/compat/windows.h")
             elif m.group(1) == '"':
                 found = self.resolve_include(name)
                 if found and found != name:
@@ -1586,6 +1600,36 @@ class Port:
                 self.edit(at, at, "#include <stdexcept>  // amp2hipamp: std::runtime_error\n",
                           "msvc", None)
                 include_needed = False
+
+    # ---- bool operator==(T& other): MSVC binds temporaries to non-const references ---------
+    def port_comparison_references(self):
+        """`bool operator==(Settings& other) { return a == other.a; }` compared with a temporary
+        (`s == Settings::Invalid()`, aes128bcppamp): MSVC binds an rvalue to a non-const lvalue
+        reference (its extension, warning C4239 at /W4); g++ and clang reject the call. A
+        comparison operator defined in its class, whose one parameter is such a reference and
+        whose body only reads that parameter's data members, takes it by const reference: the
+        same function for every call that compiled, and calls with temporaries now compile."""
+        mask = self.src.mask
+        head = re.compile(r"\boperator\s*(==|!=|<=|>=|<|>)\s*\(\s*(?!const\b|volatile\b)"
+                          r"((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*&\s*([A-Za-z_]\w*)\s*\)"
+                          r"\s*(?:const\s*)?\{")
+        for m in head.finditer(mask):
+            if self.src.in_directive(m.start()):
+                continue
+            close = match_forward(mask, m.end() - 1)
+            if close is None:
+                continue
+            body, name = mask[m.end():close], m.group(3)
+            uses = list(re.finditer(r"\b%s\b" % re.escape(name), body))
+            reads = [u for u in uses if re.match(
+                r"\s*\.\s*[A-Za-z_]\w*\b(?!\s*(?:\(|\[|=(?!=)|\+\+|--|(?:[-+*/%&|^]|<<|>>)=))",
+                body[u.end():]) and not re.search(r"(?:\+\+|--|&)\s*$", body[:u.start()])]
+            if not uses or len(reads) != len(uses):
+                continue  # it passes the parameter on, calls or writes through it: left alone
+            self.edit(m.start(2), m.start(2), "const ", "msvc",
+                      "operator%s(%s& %s) -> operator%s(const %s& %s): it only reads %s, and "
+                      "MSVC let a temporary bind to the non-const reference (C4239); g++ does "
+                      "not" % (m.group(1), m.group(2), name, m.group(1), m.group(2), name, name))
 
     # ---- std::max(0U, s.length()): size_t was unsigned int on 32-bit Windows ----------------
     def port_mixed_min_max(self):

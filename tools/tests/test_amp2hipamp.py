@@ -895,6 +895,78 @@ class WindowsIsms(PortTest):
                          "#include <hipamp/compat/tchar.h>\n#include <hipamp/compat/ppl.h>\n"
                          "#include <hipamp/compat/d3d11.h>\n", {"windows"})
 
+    def test_atl_headers_become_compat_headers(self):
+        # aes128bcppamp narrows accelerator descriptions with ATL's CW2A; both ATL headers bring
+        # <windows.h> (the compat ones include hipamp's), so DWORD asks for nothing more.
+        self.assertPorts("#include <atlconv.h>\n#include <AtlBase.h>\n"
+                         "DWORD n = 0;\nstd::string s(CW2A(L\"x\"));\n",
+                         "#include <hipamp/compat/atlconv.h>\n#include <hipamp/compat/atlbase.h>\n"
+                         "DWORD n = 0;\nstd::string s(CW2A(L\"x\"));\n", {"windows"})
+        got, _ = port("#include <atlbase.h>\n#include <amp.h>\nDWORD n = 0;\n")
+        self.assertEqual(got.count("compat/windows.h"), 0)
+        self.assertIn("#include <hipamp/compat/atlbase.h>", got)
+
+    def test_atl_and_kernel32_program_runs(self):
+        # aes128bcppamp's idioms, as its sources write them: CW2A of an accelerator's
+        # description, and MSDN's core count through GetProcAddress(GetModuleHandle(...)).
+        program = r"""#include <amp.h>
+#include <atlconv.h>
+#include <atlbase.h>
+#include <windows.h>
+#include <iostream>
+#include <string>
+#include <thread>
+using namespace concurrency;
+typedef BOOL(WINAPI *LPFN_GLPI)(PSYSTEM_LOGICAL_PROCESSOR_INFORMATION, PDWORD);
+int main() {
+    std::string name(CW2A(accelerator().description.c_str()));
+    LPFN_GLPI glpi = (LPFN_GLPI)GetProcAddress(GetModuleHandle(TEXT("kernel32")),
+                                               "GetLogicalProcessorInformation");
+    DWORD length = 0;
+    glpi(NULL, &length);
+    PSYSTEM_LOGICAL_PROCESSOR_INFORMATION buffer =
+        (PSYSTEM_LOGICAL_PROCESSOR_INFORMATION)new char[length];
+    glpi(buffer, &length);
+    unsigned count = 0;
+    for (unsigned i = 0; i < length / sizeof(SYSTEM_LOGICAL_PROCESSOR_INFORMATION); i++)
+        if (buffer[i].Relationship == RelationProcessorCore)
+            for (ULONG_PTR m = buffer[i].ProcessorMask; m; m &= m - 1) count++;
+    delete[] (char*)buffer;
+    unsigned expected = std::thread::hardware_concurrency();
+    if (expected > 8 * sizeof(ULONG_PTR)) expected = 8 * sizeof(ULONG_PTR);  // one group
+    bool ok = !name.empty() && count == expected;
+    std::cout << name << ": " << count << (ok ? " PASSED" : " FAILED") << std::endl;
+}
+"""
+        got = self.assertPortRuns(program)
+        self.assertIn("#include <hipamp/compat/atlbase.h>", got)
+
+    def test_comparison_operator_reading_a_reference_takes_it_const(self):
+        # aes128bcppamp's settings (no sign of C++ AMP): `settings == Settings::Invalid()` binds a
+        # temporary to the operator's non-const reference, which only MSVC allows.
+        before = ("struct S {\n  unsigned a; bool g;\n"
+                  "  bool operator ==(S &other) {\n"
+                  "    if (a == other.a &&\n      g == other.g) return true; else return false;\n  }\n"
+                  "  bool operator<(ns::T& o) const { return a < o.a; }\n"
+                  "  static S Invalid() { return S{ 1 }; }\n};\n"
+                  "bool f(S s) { return s == S::Invalid(); }\n")
+        after = before.replace("==(S &other)", "==(const S &other)") \
+                      .replace("<(ns::T& o)", "<(const ns::T& o)")
+        self.assertPorts(before, after, {"msvc"})
+        # One that writes, calls or passes its parameter on keeps it; const ones, other operators
+        # and declarations alone are untouched.
+        unchanged = ("struct S {\n  int a;\n"
+                     "  bool operator==(S& o) { o.a = 0; return true; }\n"
+                     "  bool operator!=(S& o) { return o.size() != 0; }\n"
+                     "  bool operator<(S& o) { return less(o); }\n"
+                     "  bool operator>(S& o) { ++o.a; return false; }\n"
+                     "  bool operator<=(const S& o) const { return a <= o.a; }\n"
+                     "  S& operator<<(S& o) { return o; }\n"
+                     "  bool operator>=(S& o);\n};\n")
+        self.assertPorts(unchanged, unchanged, set())
+        got, _ = port(after)
+        self.assertEqual(got, after)
+
     def test_d3dcommon_header_becomes_the_d3d11_compat_header(self):
         # <d3d11.h> includes <D3Dcommon.h> on Windows; the book's Chapter 12 names both.
         self.assertPorts("#include <d3d11.h>\n#include <D3Dcommon.h>\n",
