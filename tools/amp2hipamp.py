@@ -66,7 +66,10 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              in every file of the program, also one that shows no sign of C++ AMP);
              __declspec(dllimport) / __declspec(dllexport) dropped; a comparison operator
              defined in its class whose T& parameter it only reads -> const T& (MSVC bound
-             temporaries to it: `s == T::Invalid()`; every file)
+             temporaries to it: `s == T::Invalid()`; every file); a local declared const and
+             written through a cast later in its block (`((int*)c.Key)[i] = x`) -> declared
+             without const (undefined behaviour MSVC tolerated; g++ and clang read the
+             initializer; every file)
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
@@ -495,6 +498,7 @@ class Port:
             # a program's settings or CPU-reference files throw it too (aes128bcppamp).
             self.port_exception_message()
             self.port_comparison_references()
+            self.port_const_written_through_cast()
             self.port_robust_access()
             return self
         self.port_includes()
@@ -517,6 +521,7 @@ class Port:
         self.port_mixed_min_max()
         self.port_exception_message()
         self.port_comparison_references()
+        self.port_const_written_through_cast()
         self.port_template_argument_signedness()
         self.port_unsigned_rank_parameters()
         self.port_unqualified_names()  # never inside another rule's rewrite
@@ -1600,6 +1605,53 @@ class Port:
                 self.edit(at, at, "#include <stdexcept>  // amp2hipamp: std::runtime_error\n",
                           "msvc", None)
                 include_needed = False
+
+    # ---- const locals written through a cast ----------------------------------------------
+    def port_const_written_through_cast(self):
+        """`const Constants tables = {...};` then `((int*)tables.Key)[i] = x;` (aes128bcppamp
+        fills a const table's key this way, then captures the table in a kernel). Writing to a
+        const object is undefined behaviour; MSVC's code generation reads the object back and
+        the program works, while g++, clang and nvcc may read the initializer instead, as a
+        constant (the kernel saw an all-zero key). A local declared const and written through a
+        cast later in its block (a C-style cast to a pointer or a const_cast, on the left of an
+        assignment or an increment) is declared without const: the same program, now defined."""
+        mask = self.src.mask
+        decl = re.compile(r"(?:^|(?<=[;{}]))(\s*)(?:static\s+)?(const)\s+(?!volatile\b)"
+                          r"(?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*(?:\s*<[^;{}()]*>)?\s+"
+                          r"([A-Za-z_]\w*)\s*(?=[=\[{])")
+        for m in decl.finditer(mask):
+            if self.src.in_directive(m.start(2)):
+                continue
+            braces = list(enclosing_braces(mask, m.start(2)))
+            if not braces:
+                continue  # namespace scope: not a local
+            close = match_forward(mask, braces[0])
+            if close is None:
+                continue
+            name = re.escape(m.group(3))
+            scope = mask[m.end():close]
+            target = r"\(?\s*&?\s*%s\b(?:\s*(?:\.|->)\s*\w+|\s*\[[^\];]*\])*\s*\)?" % name
+            casts = re.compile(
+                r"\(\s*(?!const\b)(?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*(?:\s+[A-Za-z_]\w*)*"
+                r"\s*\*+\s*\)\s*" + target +
+                r"|\bconst_cast\s*<[^<>;]*[&*]\s*>\s*\(\s*&?\s*%s\b" % name)
+            # Written: the cast expression (its parentheses, subscripts and members) is followed
+            # by an assignment or an increment, or preceded by an increment.
+            store = re.compile(r"\s*(?:\)\s*)*(?:(?:\[[^\];]*\]|(?:\.|->)\s*\w+)\s*(?:\)\s*)*)*"
+                               r"(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)")
+            written = None
+            for c in casts.finditer(scope):
+                if store.match(scope, c.end()) or \
+                        re.search(r"(?:\+\+|--)[\s(*]*$", scope[max(0, c.start() - 8):c.start()]):
+                    written = m.end() + c.start()
+                    break
+            if written is None:
+                continue
+            self.edit(m.start(2), m.end(2) + len(re.match(r"\s*", mask[m.end(2):]).group(0)), "",
+                      "msvc", "`const ... %s` is written through a cast at line %d (undefined "
+                      "behaviour that MSVC's code tolerates; g++, clang and nvcc may read its "
+                      "initializer as a constant instead): declared without const"
+                      % (m.group(3), self.src.line_of(written) + 1))
 
     # ---- bool operator==(T& other): MSVC binds temporaries to non-const references ---------
     def port_comparison_references(self):

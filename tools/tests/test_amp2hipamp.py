@@ -967,6 +967,68 @@ int main() {
         got, _ = port(after)
         self.assertEqual(got, after)
 
+    def test_const_local_written_through_a_cast_loses_const(self):
+        # aes128bcppamp: `const Constants c = {...};` then `((int*)c.Key)[i] = x;` and c captured
+        # by a kernel. g++ and clang read such an object's initializer as a constant.
+        before = ("struct T { int key[4]; };\n"
+                  "void f(const unsigned char* k) {\n"
+                  "  const T tables = { { 0 } };\n"
+                  "  static const float scale[2] = { 1.f, 2.f };\n"
+                  "  const int n = 4;\n"
+                  "  for (int i = 0; i < n; i++) ((int*)tables.key)[i] = k[i];\n"
+                  "  *(float*)&scale[1] = 3.f;\n"
+                  "}\n")
+        after = before.replace("  const T tables", "  T tables") \
+                      .replace("static const float", "static float")
+        report = self.assertPorts(before, after, {"msvc"})
+        self.assertTrue(any("line 6" in line for line in report), report)
+        # Reads through a cast, writes to other objects, const_cast reads, comparisons and
+        # namespace-scope constants keep their const.
+        unchanged = ("const int table[2] = { 1, 2 };\n"
+                     "void g(int* out) {\n"
+                     "  const int a[2] = { 1, 2 };\n"
+                     "  const int b = 3;\n"
+                     "  int first = ((int*)a)[0];\n"
+                     "  ((int*)out)[0] = a[1];\n"
+                     "  if (*(const_cast<int*>(&b)) == 3) out[1] = first;\n"
+                     "  ((int*)table)[0] == 1;\n"
+                     "}\n")
+        self.assertPorts(unchanged, unchanged, set())
+        # A const_cast on the written side counts too.
+        self.assertPorts("void h() {\n  const int c = 1;\n  const_cast<int&>(c) = 2;\n}\n",
+                         "void h() {\n  int c = 1;\n  const_cast<int&>(c) = 2;\n}\n", {"msvc"})
+
+    def test_const_table_written_through_a_cast_reaches_the_kernel(self):
+        # The kernel must see the values written through the cast, not the initializer's: random
+        # keys against the host's own sums.
+        self.assertPortRuns(r"""#include <amp.h>
+#include <cstdio>
+#include <random>
+#include <vector>
+using namespace concurrency;
+struct Constants { int Key[16]; int S[16]; };
+int main() {
+  std::mt19937 gen(7);
+  unsigned char expanded[16];
+  for (int i = 0; i < 16; i++) expanded[i] = (unsigned char)(gen() % 256);
+  const Constants constValues = { { 0 }, { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3 } };
+  for (int i = 0; i < 16; i++) {
+    unsigned int x = (unsigned int)expanded[i];
+    ((int*)constValues.Key)[i] = x;
+  }
+  std::vector<int> out(16);
+  array_view<int, 1> v(16, out);
+  parallel_for_each(v.extent, [=](index<1> idx) restrict(amp) {
+    v[idx] = constValues.Key[idx[0]] * 7 + constValues.S[idx[0]];
+  });
+  v.synchronize();
+  bool ok = true;
+  for (int i = 0; i < 16; i++) ok = ok && out[i] == expanded[i] * 7 + constValues.S[i];
+  std::printf(ok ? "PASSED\n" : "FAILED\n");
+  return ok ? 0 : 1;
+}
+""")
+
     def test_d3dcommon_header_becomes_the_d3d11_compat_header(self):
         # <d3d11.h> includes <D3Dcommon.h> on Windows; the book's Chapter 12 names both.
         self.assertPorts("#include <d3d11.h>\n#include <D3Dcommon.h>\n",
