@@ -226,6 +226,7 @@ accelerator::accelerator(const std::wstring& device_path) {
     device_ = detail::default_device(true);
   } else if (device_path == direct3d_warp) {
     device_ = detail::find_by_path(cpu_accelerator);
+    as_warp_ = true;
   } else {
     device_ = detail::find_by_path(device_path);
   }
@@ -241,6 +242,9 @@ accelerator::accelerator(const std::wstring& device_path) {
 std::vector<accelerator> accelerator::get_all() {
   std::vector<accelerator> out;
   for (const auto& d : detail::all_devices()) out.emplace_back(d);
+  // Last, after the reference device, so that every device keeps its index (the indices
+  // HIPAMP_DEFAULT_ACCELERATOR takes).
+  out.emplace_back(direct3d_warp);
   return out;
 }
 
@@ -266,8 +270,13 @@ accelerator_view accelerator::create_view(queuing_mode mode) const {
 accelerator_view accelerator::create_checked_view(queuing_mode mode) const {
   return accelerator_view(device_->create_checked_queue(mode));
 }
-std::wstring accelerator::get_device_path() const { return device_->properties().device_path; }
-std::wstring accelerator::get_description() const { return device_->properties().description; }
+std::wstring accelerator::get_device_path() const {
+  return as_warp_ ? direct3d_warp : device_->properties().device_path;
+}
+std::wstring accelerator::get_description() const {
+  const std::wstring& own = device_->properties().description;
+  return as_warp_ ? own + L", as WARP (direct3d\\warp)" : own;
+}
 unsigned int accelerator::get_version() const noexcept { return device_->properties().version; }
 std::size_t accelerator::get_dedicated_memory() const noexcept {
   return device_->properties().dedicated_memory_kb;

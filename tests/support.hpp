@@ -2,6 +2,7 @@
 // references computed independently of hipamp.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -15,7 +16,16 @@ namespace hipamp_test {
 
 // Every accelerator present (GPUs, the CPU device, and the emulated discrete device when
 // HIPAMP_EMULATE_DISCRETE_DEVICE=1).
-inline std::vector<hipamp::accelerator> accelerators() { return hipamp::accelerator::get_all(); }
+// Every device once: get_all() without its direct3d_warp entry, which is the CPU device again.
+inline std::vector<hipamp::accelerator> accelerators() {
+  std::vector<hipamp::accelerator> all = hipamp::accelerator::get_all();
+  all.erase(std::remove_if(all.begin(), all.end(),
+                           [](const hipamp::accelerator& acc) {
+                             return acc.get_device_path() == hipamp::accelerator::direct3d_warp;
+                           }),
+            all.end());
+  return all;
+}
 
 inline std::string name(const hipamp::accelerator& acc) {
   std::string s;

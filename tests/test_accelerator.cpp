@@ -1,4 +1,5 @@
 // accelerator, accelerator_view and completion_future, and parallel_for_each's errors.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -27,6 +28,48 @@ TEST_CASE("the CPU device is always present and emulated", "[accelerator]") {
   CHECK(cpu_devices == 1);
   // C++ AMP code that asks for WARP gets the CPU device.
   CHECK(accelerator(accelerator::direct3d_warp) == accelerator(accelerator::cpu_accelerator));
+}
+
+TEST_CASE("get_all() lists the CPU device a second time, last, as WARP", "[accelerator]") {
+  const std::vector<accelerator> all = accelerator::get_all();
+  const accelerator cpu(accelerator::cpu_accelerator);
+  std::vector<accelerator> warp_entries;
+  for (const accelerator& a : all) {
+    if (a.get_device_path() == accelerator::direct3d_warp) warp_entries.push_back(a);
+  }
+  REQUIRE(warp_entries.size() == 1);
+  const accelerator& warp = warp_entries.front();
+  CHECK(all.back().get_device_path() == accelerator::direct3d_warp);
+  // The CPU device under WARP's path: equal to it, emulated as WARP is, same queue and memory.
+  CHECK(warp == cpu);
+  CHECK(warp.is_cpu());
+  CHECK(warp.get_is_emulated());
+  CHECK(warp.get_default_view() == cpu.get_default_view());
+  CHECK(warp.get_description().find(cpu.get_description()) == 0);
+  CHECK(warp.get_description().find(L"WARP") != std::wstring::npos);
+  CHECK(accelerator(accelerator::direct3d_warp).get_device_path() == accelerator::direct3d_warp);
+  CHECK(cpu.get_device_path() == accelerator::cpu_accelerator);
+  // The C++ AMP idiom "every accelerator but the CPU and REF ones" finds WARP where no GPU is.
+  std::vector<accelerator> real;
+  for (const accelerator& a : all) {
+    if (a.get_device_path() != accelerator::cpu_accelerator &&
+        a.get_device_path() != accelerator::direct3d_ref) {
+      real.push_back(a);
+    }
+  }
+  CHECK(std::count_if(real.begin(), real.end(), [](const accelerator& a) {
+          return a.get_device_path() == accelerator::direct3d_warp;
+        }) == 1);
+  // A kernel run through it lands in the same data as through "cpu", on random data.
+  const std::vector<int> in = hipamp_test::random_vector<int>(5000, -1000, 1000);
+  std::vector<int> out(in.size(), 0);
+  {
+    const hx::array_view<const int, 1> vin(static_cast<int>(in.size()), in);
+    hx::array_view<int, 1> vout(static_cast<int>(out.size()), out);
+    hx::parallel_for_each(warp.get_default_view(), vout.extent,
+                          [=] HIPAMP_RESTRICT(hx::index<1> i) { vout[i] = 3 * vin[i] - 1; });
+  }
+  for (std::size_t i = 0; i < in.size(); ++i) REQUIRE(out[i] == 3 * in[i] - 1);
 }
 
 TEST_CASE("the default accelerator is the first GPU, else the CPU device", "[accelerator]") {

@@ -65,6 +65,11 @@ class accelerator {
   // since it plays WARP's role, to direct3d_warp. direct3d_ref is the reference device: the
   // CPU device run serially and deterministically, every kernel index bounds-checked; it is
   // listed by get_all() but never chosen by default or by auto selection.
+  //
+  // get_all() lists the CPU device a second time, last, as direct3d_warp: C++ AMP on a machine
+  // without a GPU lists WARP beside "cpu" and REF, and programs skip those two to test "every
+  // real accelerator" or look WARP up by path. The WARP entry is the CPU device (same queues,
+  // same data, == the "cpu" entry); only its path and description differ.
   static const wchar_t default_accelerator[];
   static const wchar_t cpu_accelerator[];
   static const wchar_t direct3d_warp[];
@@ -119,6 +124,9 @@ class accelerator {
 
  private:
   std::shared_ptr<detail::device_impl> device_;
+  // This is get_all()'s direct3d_warp entry (or accelerator(direct3d_warp)): the CPU device
+  // under WARP's path.
+  bool as_warp_ = false;
 };
 
 }  // namespace hipamp
