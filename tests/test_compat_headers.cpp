@@ -253,7 +253,8 @@ TEST_CASE("atlconv.h CW2A and CA2W round-trip random text as UTF-8", "[compat][a
     REQUIRE(std::string(CW2A(wide.c_str(), CP_UTF8)) == expected);
     REQUIRE(std::wstring(CA2W(narrow.c_str(), CP_UTF8)) == wide);
     // The Windows functions underneath agree, including their size query.
-    const int bytes = WideCharToMultiByte(CP_UTF8, 0, wide.c_str(), -1, nullptr, 0, nullptr, nullptr);
+    const int bytes =
+        WideCharToMultiByte(CP_UTF8, 0, wide.c_str(), -1, nullptr, 0, nullptr, nullptr);
     REQUIRE(bytes == static_cast<int>(expected.size()) + 1);
     std::vector<char> buffer(static_cast<std::size_t>(bytes));
     REQUIRE(WideCharToMultiByte(CP_ACP, 0, wide.c_str(), -1, buffer.data(), bytes, nullptr,
@@ -303,8 +304,11 @@ TEST_CASE("atlconv.h conversions behave as ATL's objects", "[compat][atl_h]") {
   static_assert(!std::is_copy_constructible<CW2A>::value, "ATL's conversions are not copyable");
   // Invalid input becomes U+FFFD, as Windows' UTF-8 conversion gives it.
   const wchar_t lone_surrogate[] = {L'a', static_cast<wchar_t>(0xD800), L'b', 0};
-  CHECK(std::string(CW2A(lone_surrogate)) == "a\xef\xbf\xbd" "b");
-  CHECK(std::wstring(CA2W("a\xff" "b\xc0\xaf")) == L"a\ufffdb\ufffd\ufffd");
+  CHECK(std::string(CW2A(lone_surrogate)) ==
+        "a\xef\xbf\xbd"
+        "b");
+  CHECK(std::wstring(CA2W("a\xff"
+                          "b\xc0\xaf")) == L"a\ufffdb\ufffd\ufffd");
   // Windows' functions: too small a buffer fails with ERROR_INSUFFICIENT_BUFFER.
   char two[2];
   SetLastError(0);
@@ -463,8 +467,8 @@ TEST_CASE("windows.h GetLogicalProcessorInformation counts Linux's cores and pro
   if (online.empty())  // no /sys: the header falls back to hardware_concurrency
     for (unsigned c = 0; c < std::max(hardware, 1u); ++c) online.push_back(static_cast<int>(c));
   if (online.size() > mask_bits) online.resize(mask_bits);
-  const ULONG_PTR all = online.size() == mask_bits ? ~ULONG_PTR(0)
-                                                   : (ULONG_PTR(1) << online.size()) - 1;
+  const ULONG_PTR all =
+      online.size() == mask_bits ? ~ULONG_PTR(0) : (ULONG_PTR(1) << online.size()) - 1;
 
   ULONG_PTR cores = 0, packages = 0, nodes = 0;
   int core_entries = 0;

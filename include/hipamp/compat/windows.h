@@ -418,13 +418,14 @@ inline DWORD& last_error() noexcept {
 inline DWORD GetLastError() noexcept { return hipamp::compat::detail::last_error(); }
 inline void SetLastError(DWORD error) noexcept { hipamp::compat::detail::last_error() = error; }
 
-// ---- text conversion -----------------------------------------------------------------------------
-// Windows converts between UTF-16 and a code page (the "ANSI" one, cp1252 on a western system,
-// unless a program names CP_UTF8). On Linux narrow text is UTF-8 (argv, the terminal, files)
-// and wchar_t is UTF-32, so every code page argument is accepted and the conversion is UTF-8:
-// a program that narrows L"é" with CP_ACP gets the two bytes C3 A9 rather than cp1252's E9,
-// which is what a Linux terminal shows as é. Invalid input (a lone surrogate, a code point past
-// U+10FFFF, a malformed UTF-8 sequence) becomes U+FFFD, as Windows' UTF-8 conversion does.
+// ---- text conversion
+// ----------------------------------------------------------------------------- Windows converts
+// between UTF-16 and a code page (the "ANSI" one, cp1252 on a western system, unless a program
+// names CP_UTF8). On Linux narrow text is UTF-8 (argv, the terminal, files) and wchar_t is UTF-32,
+// so every code page argument is accepted and the conversion is UTF-8: a program that narrows L"é"
+// with CP_ACP gets the two bytes C3 A9 rather than cp1252's E9, which is what a Linux terminal
+// shows as é. Invalid input (a lone surrogate, a code point past U+10FFFF, a malformed UTF-8
+// sequence) becomes U+FFFD, as Windows' UTF-8 conversion does.
 
 namespace hipamp::compat::detail {
 
@@ -473,13 +474,21 @@ inline bool utf8_to_wide(const char* s, std::size_t n, std::vector<wchar_t>& out
   const auto* b = reinterpret_cast<const unsigned char*>(s);
   for (std::size_t i = 0; i < n;) {
     const unsigned char lead = b[i];
-    std::size_t len = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3
-                                      : (lead >> 3) == 0x1E ? 4 : 0;
-    char32_t c = len == 1 ? lead : len == 2 ? (lead & 0x1F) : len == 3 ? (lead & 0x0F) : (lead & 0x07);
+    std::size_t len = lead < 0x80           ? 1
+                      : (lead >> 5) == 0x6  ? 2
+                      : (lead >> 4) == 0xE  ? 3
+                      : (lead >> 3) == 0x1E ? 4
+                                            : 0;
+    char32_t c = len == 1   ? lead
+                 : len == 2 ? (lead & 0x1F)
+                 : len == 3 ? (lead & 0x0F)
+                            : (lead & 0x07);
     bool ok = len != 0 && i + len <= n;
     for (std::size_t k = 1; ok && k < len; ++k) {
-      if ((b[i + k] & 0xC0) != 0x80) ok = false;
-      else c = (c << 6) | (b[i + k] & 0x3F);
+      if ((b[i + k] & 0xC0) != 0x80)
+        ok = false;
+      else
+        c = (c << 6) | (b[i + k] & 0x3F);
     }
     if (ok) {
       const char32_t least = len == 2 ? 0x80 : len == 3 ? 0x800 : len == 4 ? 0x10000 : 0;
@@ -527,8 +536,8 @@ inline int WideCharToMultiByte(UINT /*code_page*/, DWORD /*flags*/, LPCWCH wide,
   std::memcpy(narrow, out.data(), out.size());
   return static_cast<int>(out.size());
 }
-inline int MultiByteToWideChar(UINT /*code_page*/, DWORD /*flags*/, LPCCH narrow,
-                               int narrow_length, LPWSTR wide, int wide_size) {
+inline int MultiByteToWideChar(UINT /*code_page*/, DWORD /*flags*/, LPCCH narrow, int narrow_length,
+                               LPWSTR wide, int wide_size) {
   if (narrow == nullptr || narrow_length == 0 || narrow_length < -1 || wide_size < 0 ||
       (wide == nullptr && wide_size != 0)) {
     SetLastError(ERROR_INVALID_PARAMETER);
@@ -546,7 +555,8 @@ inline int MultiByteToWideChar(UINT /*code_page*/, DWORD /*flags*/, LPCCH narrow
   return static_cast<int>(out.size());
 }
 
-// ---- processor topology: GetLogicalProcessorInformation ------------------------------------------
+// ---- processor topology: GetLogicalProcessorInformation
+// ------------------------------------------
 
 enum LOGICAL_PROCESSOR_RELATIONSHIP {
   RelationProcessorCore = 0,
@@ -710,25 +720,29 @@ inline std::vector<SYSTEM_LOGICAL_PROCESSOR_INFORMATION> logical_processor_infor
       if (!field("level")) break;
       auto e = entry(0, RelationCache);
       e.Cache.Level = static_cast<BYTE>(std::atoi(line));
-      e.Cache.Type = !field("type")                       ? CacheUnified
+      e.Cache.Type = !field("type")                          ? CacheUnified
                      : std::strcmp(line, "Data") == 0        ? CacheData
                      : std::strcmp(line, "Instruction") == 0 ? CacheInstruction
                                                              : CacheUnified;
       if (field("size")) {
         char* unit = nullptr;
         unsigned long long size = std::strtoull(line, &unit, 10);
-        if (*unit == 'K') size <<= 10;
-        else if (*unit == 'M') size <<= 20;
-        else if (*unit == 'G') size <<= 30;
+        if (*unit == 'K')
+          size <<= 10;
+        else if (*unit == 'M')
+          size <<= 20;
+        else if (*unit == 'G')
+          size <<= 30;
         e.Cache.Size = static_cast<DWORD>(size);
       }
       if (field("coherency_line_size")) e.Cache.LineSize = static_cast<WORD>(std::atoi(line));
       if (field("ways_of_associativity")) {  // Linux says 0 for fully associative
         const int ways = std::atoi(line);
-        e.Cache.Associativity = static_cast<BYTE>(ways <= 0 || ways > 0xFF ? CACHE_FULLY_ASSOCIATIVE : ways);
+        e.Cache.Associativity =
+            static_cast<BYTE>(ways <= 0 || ways > 0xFF ? CACHE_FULLY_ASSOCIATIVE : ways);
       }
-      std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
-                    cpu, index);
+      std::snprintf(path, sizeof path,
+                    "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", cpu, index);
       e.ProcessorMask = t.mask_of_file(path) | t.bit(cpu);
       add_unique(entries, e);
     }
@@ -785,11 +799,12 @@ inline BOOL WINAPI GetLogicalProcessorInformation(PSYSTEM_LOGICAL_PROCESSOR_INFO
   return TRUE;
 }
 
-// ---- modules: GetModuleHandle, LoadLibrary, GetProcAddress -----------------------------------------
-// There are no DLLs to load: "kernel32" (any case, with or without ".dll") is a module whose
-// GetProcAddress finds the kernel32 functions this header implements; the null name is the
-// program itself (it exports nothing). Any other module is not found (null handle,
-// ERROR_MOD_NOT_FOUND); any other function name gives null and ERROR_PROC_NOT_FOUND.
+// ---- modules: GetModuleHandle, LoadLibrary, GetProcAddress
+// ----------------------------------------- There are no DLLs to load: "kernel32" (any case, with
+// or without ".dll") is a module whose GetProcAddress finds the kernel32 functions this header
+// implements; the null name is the program itself (it exports nothing). Any other module is not
+// found (null handle, ERROR_MOD_NOT_FOUND); any other function name gives null and
+// ERROR_PROC_NOT_FOUND.
 
 namespace hipamp::compat::detail {
 
@@ -842,10 +857,12 @@ HMODULE GetModuleHandle(Zero null) noexcept {
   return GetModuleHandleA(nullptr);
 }
 inline HMODULE LoadLibraryA(LPCSTR name) noexcept {
-  return name == nullptr ? (SetLastError(ERROR_INVALID_PARAMETER), nullptr) : GetModuleHandleA(name);
+  return name == nullptr ? (SetLastError(ERROR_INVALID_PARAMETER), nullptr)
+                         : GetModuleHandleA(name);
 }
 inline HMODULE LoadLibraryW(LPCWSTR name) noexcept {
-  return name == nullptr ? (SetLastError(ERROR_INVALID_PARAMETER), nullptr) : GetModuleHandleW(name);
+  return name == nullptr ? (SetLastError(ERROR_INVALID_PARAMETER), nullptr)
+                         : GetModuleHandleW(name);
 }
 inline HMODULE LoadLibrary(LPCSTR name) noexcept { return LoadLibraryA(name); }
 inline HMODULE LoadLibrary(LPCWSTR name) noexcept { return LoadLibraryW(name); }
