@@ -19,16 +19,22 @@
 // function's stack, which a macro cannot give here), CComBSTR and the rest of ATL.
 #pragma once
 
+#include <cstring>
+#include <cwchar>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <hipamp/compat/windows.h>
 
 namespace hipamp::compat::detail {
 
+// What every converting class is: it owns the text converted from `text` (null gives null) and
+// converts implicitly to the pointer, m_psz, as ATL's do; it cannot be copied.
 template <class To, class From>
-struct atl_conversion {
-  atl_conversion(const From* text, UINT /*code_page*/) {
+class converted_text {
+ public:
+  converted_text(const From* text, UINT /*code_page*/ = CP_THREAD_ACP) {
     if (text == nullptr) return;
     std::vector<To> out;
     if constexpr (std::is_same<To, char>::value && std::is_same<From, wchar_t>::value) {
@@ -38,107 +44,50 @@ struct atl_conversion {
     } else {
       out.assign(text, text + std::char_traits<From>::length(text));
     }
-    storage.assign(out.begin(), out.end());
-    pointer = storage.data();
+    storage_.assign(out.begin(), out.end());
+    m_psz = storage_.data();
   }
-  atl_conversion(const atl_conversion&) = delete;
-  atl_conversion& operator=(const atl_conversion&) = delete;
+  converted_text(const converted_text&) = delete;
+  converted_text& operator=(const converted_text&) = delete;
+  operator To*() const noexcept { return m_psz; }
 
-  std::basic_string<To> storage;
-  To* pointer = nullptr;
+ private:
+  std::basic_string<To> storage_;
+
+ public:
+  To* m_psz = nullptr;
+};
+
+// ATL's CA2CA / CW2CW (what CT2CA is in a multi-byte build): no conversion, the const pointer
+// as given.
+template <class Char>
+class same_text {
+ public:
+  same_text(const Char* text, UINT /*code_page*/ = CP_THREAD_ACP) noexcept : m_psz(text) {}
+  same_text(const same_text&) = delete;
+  same_text& operator=(const same_text&) = delete;
+  operator const Char*() const noexcept { return m_psz; }
+  const Char* m_psz;
 };
 
 }  // namespace hipamp::compat::detail
 
-// t_nBufferLength is ATL's inline buffer size; here the text lives in a std::string whatever
-// its length, and the parameter only keeps the spelling CW2AEX<256> valid.
+// The EX templates. t_nBufferLength is ATL's inline buffer size; here the text lives in a
+// std::basic_string whatever its length, and the parameter only keeps the spelling
+// CW2AEX<256> valid.
 template <int t_nBufferLength = 128>
-class CW2AEX {
- public:
-  CW2AEX(LPCWSTR psz) : m_conv(psz, CP_THREAD_ACP), m_psz(m_conv.pointer) {}
-  CW2AEX(LPCWSTR psz, UINT nCodePage) : m_conv(psz, nCodePage), m_psz(m_conv.pointer) {}
-  CW2AEX(const CW2AEX&) = delete;
-  CW2AEX& operator=(const CW2AEX&) = delete;
-  operator LPSTR() const noexcept { return m_psz; }
-
- private:
-  hipamp::compat::detail::atl_conversion<char, wchar_t> m_conv;
-
- public:
-  LPSTR m_psz;
-};
-
+using CW2AEX = hipamp::compat::detail::converted_text<char, wchar_t>;
 template <int t_nBufferLength = 128>
-class CA2WEX {
- public:
-  CA2WEX(LPCSTR psz) : m_conv(psz, CP_THREAD_ACP), m_psz(m_conv.pointer) {}
-  CA2WEX(LPCSTR psz, UINT nCodePage) : m_conv(psz, nCodePage), m_psz(m_conv.pointer) {}
-  CA2WEX(const CA2WEX&) = delete;
-  CA2WEX& operator=(const CA2WEX&) = delete;
-  operator LPWSTR() const noexcept { return m_psz; }
-
- private:
-  hipamp::compat::detail::atl_conversion<wchar_t, char> m_conv;
-
- public:
-  LPWSTR m_psz;
-};
-
-// Narrow to narrow between two code pages (both UTF-8 here: a copy).
+using CA2WEX = hipamp::compat::detail::converted_text<wchar_t, char>;
+// Narrow to narrow and wide to wide between two code pages (both UTF-8 here: a copy).
 template <int t_nBufferLength = 128>
-class CA2AEX {
- public:
-  CA2AEX(LPCSTR psz) : m_conv(psz, CP_THREAD_ACP), m_psz(m_conv.pointer) {}
-  CA2AEX(LPCSTR psz, UINT nCodePage) : m_conv(psz, nCodePage), m_psz(m_conv.pointer) {}
-  CA2AEX(const CA2AEX&) = delete;
-  CA2AEX& operator=(const CA2AEX&) = delete;
-  operator LPSTR() const noexcept { return m_psz; }
-
- private:
-  hipamp::compat::detail::atl_conversion<char, char> m_conv;
-
- public:
-  LPSTR m_psz;
-};
-
+using CA2AEX = hipamp::compat::detail::converted_text<char, char>;
 template <int t_nBufferLength = 128>
-class CW2WEX {
- public:
-  CW2WEX(LPCWSTR psz) : m_conv(psz, CP_THREAD_ACP), m_psz(m_conv.pointer) {}
-  CW2WEX(LPCWSTR psz, UINT nCodePage) : m_conv(psz, nCodePage), m_psz(m_conv.pointer) {}
-  CW2WEX(const CW2WEX&) = delete;
-  CW2WEX& operator=(const CW2WEX&) = delete;
-  operator LPWSTR() const noexcept { return m_psz; }
-
- private:
-  hipamp::compat::detail::atl_conversion<wchar_t, wchar_t> m_conv;
-
- public:
-  LPWSTR m_psz;
-};
-
-// No conversion: the const pointer as given (ATL's CA2CA / CW2CW; what CT2CA is in a multi-byte
-// build).
+using CW2WEX = hipamp::compat::detail::converted_text<wchar_t, wchar_t>;
 template <int t_nBufferLength = 128>
-class CA2CAEX {
- public:
-  CA2CAEX(LPCSTR psz) noexcept : m_psz(psz) {}
-  CA2CAEX(LPCSTR psz, UINT /*nCodePage*/) noexcept : m_psz(psz) {}
-  CA2CAEX(const CA2CAEX&) = delete;
-  CA2CAEX& operator=(const CA2CAEX&) = delete;
-  operator LPCSTR() const noexcept { return m_psz; }
-  LPCSTR m_psz;
-};
+using CA2CAEX = hipamp::compat::detail::same_text<char>;
 template <int t_nBufferLength = 128>
-class CW2CWEX {
- public:
-  CW2CWEX(LPCWSTR psz) noexcept : m_psz(psz) {}
-  CW2CWEX(LPCWSTR psz, UINT /*nCodePage*/) noexcept : m_psz(psz) {}
-  CW2CWEX(const CW2CWEX&) = delete;
-  CW2CWEX& operator=(const CW2CWEX&) = delete;
-  operator LPCWSTR() const noexcept { return m_psz; }
-  LPCWSTR m_psz;
-};
+using CW2CWEX = hipamp::compat::detail::same_text<wchar_t>;
 
 using CW2A = CW2AEX<>;
 using CA2W = CA2WEX<>;
