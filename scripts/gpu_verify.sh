@@ -11,6 +11,8 @@
 #                                               # also builds the suite and runs those cases first
 #   bash scripts/gpu_verify.sh build            # configure and build TARGETS (default: all), for
 #                                               # tools that run on the build (profile_sort.sh)
+#   bash scripts/gpu_verify.sh suite            # build the suite (and TARGETS), run it plain and
+#                                               # on the emulated discrete device
 #   bash scripts/gpu_verify.sh release-build-test       # the full build timed (issue 17), per-unit
 #                                               # times, the suite plain and emulated, ctest
 #   bash scripts/gpu_verify.sh multi-gpu        # on a machine of several GPUs (issue 20): build the
@@ -90,6 +92,25 @@ elif [ "$phase" = "build-and-test" ]; then
   grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS/sanitizers.log"
   grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
   echo "---- demo"; sed -n '1,40p' "$LOGS/demo.log"
+elif [ "$phase" = "suite" ]; then
+  # The shortest check of a tree on the GPU: the suite and the targets in TARGETS built, the
+  # suite run plain and with the emulated discrete device default. A later
+  # release-consumer-corpus call on the warm machine installs this build.
+  git -C "$SRC" rev-parse HEAD 2>/dev/null | tee "$LOGS/machine.txt"
+  nvidia-smi --query-gpu=name --format=csv,noheader | tee -a "$LOGS/machine.txt"
+  configure || { tail -30 "$LOGS/build.log"; exit 1; }
+  targets=(--target hipamp_tests)
+  for t in ${TARGETS:-}; do targets+=(--target "$t"); done
+  step build "${BUILD_LIMIT:-400}" "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" -- -k 0 ||
+    { grep -E "error|FAILED" "$LOGS/build.log" | head -30; exit 1; }
+  T="$BUILD/tests/hipamp_tests"
+  step "tests" 100 "$LOGS/tests.log" "$T"
+  step "tests, emulated discrete device default" 100 "$LOGS/tests_emulated.log" \
+    env HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated "$T"
+  for f in tests tests_emulated; do
+    echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
+  done
+  grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
 elif [ "$phase" = "release-build-test" ]; then
   # One call: the full Release CUDA build timed (issue 17's goal: <= 4 min on 16 cores), the
   # per-unit wall times from ninja's log, the suite plain and with the emulated discrete device
