@@ -1046,6 +1046,15 @@ class Port:
         first = mask.rfind("\n", 0, start) + 1
         if mask[first:start].strip() or self.src.in_directive(start):
             return None
+        # A function template's head on lines of its own (`template<class T, typename... A>`
+        # above `T& f(...) restrict(amp)`) belongs to the declaration: an #if between the two
+        # would leave the head without its declaration.
+        while first > 0:
+            above = mask.rfind("\n", 0, first - 1) + 1
+            if not re.fullmatch(r"[ \t]*template\s*<[^;{}]*>[ \t\r]*", mask[above:first - 1]) \
+                    or self.src.in_directive(above):
+                break
+            first = above
         m = re.compile(r"[^;{}]*").match(mask, clause_end)
         end = m.end()
         if end >= len(mask):
@@ -3081,7 +3090,7 @@ def is_unsigned(t):
 
 
 # A template parameter named as the rank of a C++ AMP type (whose rank parameter is an int).
-RANK_ARGUMENT = r"\b(?:array_view|array|array_ref|texture)\s*<[^<>;]*,\s*%s\s*>|\b(?:index|extent)\s*<\s*%s\s*>"
+RANK_ARGUMENT = r"(?<!std::)(?<!std ::)\b(?:array_view|array|array_ref|texture)\s*<[^<>;]*,\s*%s\s*>|\b(?:index|extent)\s*<\s*%s\s*>"
 
 
 def unsigned_rank_parameters(head):

@@ -388,6 +388,33 @@ class RestrictOnFunctions(PortTest):
                    "int main() { return first == 2 && callee(3) == 3 ? 0 : 1; }\n")
         self.assertRunsAndCompilesWithNvcc(port(program)[0])
 
+    def test_overloads_on_restriction_keep_their_template_heads(self):
+        # Riyaaaaa/GPU-Accelerated-Cpp's index_modules.hpp: a variadic function template
+        # overloaded on restriction, its template head on a line of its own. The #if goes above
+        # the head (between the two, the head would lose its declaration: "too many
+        # template-parameter-lists" and a shadowed template parameter).
+        text = ("#include <amp.h>\n#include <cstdio>\n#include <vector>\n"
+                "template<class T,int Rank,typename... Args>\n"
+                "T& at(const concurrency::array_view<T,Rank>& a,Args... i) restrict(amp)\n"
+                "{\n\tconcurrency::index<Rank> idx(i...);\n\treturn a[idx];\n}\n\n"
+                "template<class T,int Rank,typename... Args>\n"
+                "T& at(const concurrency::array_view<T,Rank>& a,Args... i) restrict(cpu)\n"
+                "{\n\tconcurrency::index<Rank> idx(i...);\n\treturn a[idx];\n}\n"
+                "int main() {\n  std::vector<float> v(24);\n  for (int k = 0; k < 24; k++) v[k] = k;\n"
+                "  concurrency::array_view<float, 2> av(4, 6, v);\n"
+                "  concurrency::parallel_for_each(av.extent, [=](concurrency::index<2> i) restrict(amp) {\n"
+                "    at(av, i[0], i[1]) *= 2;\n  });\n"
+                "  std::printf(\"%g\\n\", at(av, 3, 2));\n  return at(av, 3, 2) == 40 ? 0 : 1;\n}\n")
+        got, report = port(text)
+        self.assertIn("#if HIPAMP_DEVICE_COMPILE  // C++ AMP overloads at on restriction\n"
+                      "template<class T,int Rank,typename... Args>\nHIPAMP_RESTRICT T& at(", got)
+        self.assertIn("#if !HIPAMP_DEVICE_COMPILE  // C++ AMP overloads at on restriction\n"
+                      "template<class T,int Rank,typename... Args>\nT& at(", got)
+        self.assertEqual(got.count("#endif"), 2)
+        self.assertIdempotent(got)
+        self.assertIn("40", compile_ported(self, got, run=True))
+        compile_ported(self, got, nvcc=True)
+
     def test_overloads_with_other_parameters_stay_overloads(self):
         text = ("template <typename T> bool isnan(T v) restrict(cpu) { return v != v; }\n"
                 "inline bool isnan(float v) restrict(amp) { return v != v; }\n")
@@ -2428,6 +2455,29 @@ class MsvcPermissiveParsing(PortTest):
                             for l in report), report)
         self.assertIdempotent(got)
         self.assertIn("84", compile_ported(self, got, run=True))
+
+    def test_std_array_size_template_parameter_stays_size_t(self):
+        # Riyaaaaa/GPU-Accelerated-Cpp's parallelCalculation: `std::size_t Dim` is deduced from
+        # std::array<int, Dim> (whose size is a size_t), not from a C++ AMP rank; as int it
+        # no longer deduces ("no matching function"). The kernel arrives as a forwarding
+        # reference and goes to parallel_for_each with an accelerator_view.
+        text = ("#include <amp.h>\n#include <array>\n#include <cstdio>\n#include <vector>\n"
+                "template<std::size_t Dim,class F>\n"
+                "void launch(concurrency::accelerator& acc,std::array<int,Dim> n,F&& f){\n"
+                "\tconcurrency::extent<static_cast<int>(Dim)> ex;\n"
+                "\tfor(int i=0; i<static_cast<int>(Dim); i++) ex[i] = n[i];\n"
+                "\tparallel_for_each(acc.get_default_view(), ex, f);\n}\n"
+                "int main() {\n  std::vector<int> v(100);\n"
+                "  concurrency::array_view<int, 1> view(100, v);\n"
+                "  std::array<int, 1> n = {100};\n  concurrency::accelerator acc;\n"
+                "  launch(acc, n, [=](concurrency::index<1> i) restrict(amp) { view[i] = i[0] * i[0]; });\n"
+                "  view.synchronize();\n  std::printf(\"%d\\n\", v[99]);\n  return v[99] == 9801 ? 0 : 1;\n}\n")
+        got, report = port(text)
+        self.assertIn("template<std::size_t Dim,class F>\n", got)
+        self.assertFalse(any("-> int Dim" in l for l in report), report)
+        self.assertIdempotent(got)
+        self.assertIn("9801", compile_ported(self, got, run=True))
+        compile_ported(self, got, nvcc=True)
 
     def test_typename_before_a_dependent_type_in_template_arguments(self):
         self.assertPorts("#include <amp.h>\ntemplate <typename C, typename Tr>\n"
