@@ -2785,6 +2785,17 @@ def view_ref_matches(mask, lo, hi):
     return out
 
 
+def view_ref_param_names(mask, params):
+    """The names of the non-const `array_view<...>&` parameters in the list params (the
+    offsets of its parentheses), in order."""
+    names = []
+    for m in view_ref_matches(mask, params[0], params[1]):
+        name = re.match(r"\s*([A-Za-z_]\w*)", mask[m.end():])
+        if name:
+            names.append(name.group(1))
+    return names
+
+
 def view_params_passed_on(mask, params, body):
     """Whether the body passes one of the array_view& parameters, whole, as an argument of a
     call. A const& parameter could not go on to a function that takes the view (or, through a
@@ -2795,11 +2806,8 @@ def view_params_passed_on(mask, params, body):
     if body is None:
         return False
     inner = mask[body[0]:body[1]]
-    for m in view_ref_matches(mask, params[0], params[1]):
-        name = re.match(r"\s*([A-Za-z_]\w*)", mask[m.end():])
-        if not name:
-            continue
-        if re.search(r"\w\s*(?:<[^;{}()]*>)?\s*\((?:[^;()]*,)?\s*%s\s*[,)]" % re.escape(name.group(1)),
+    for name in view_ref_param_names(mask, params):
+        if re.search(r"\w\s*(?:<[^;{}()]*>)?\s*\((?:[^;()]*,)?\s*%s\s*[,)]" % re.escape(name),
                      inner):
             return True
     return False
@@ -2814,11 +2822,7 @@ def view_params_bound_to_reference_members(mask, params, body):
     inits = mask[params[1] + 1:body[0]]
     if not re.match(r"\s*:", inits):
         return False
-    names = set()
-    for m in view_ref_matches(mask, params[0], params[1]):
-        name = re.match(r"\s*([A-Za-z_]\w*)", mask[m.end():])
-        if name:
-            names.add(name.group(1))
+    names = set(view_ref_param_names(mask, params))
     # The members of the class around the constructor; the whole file for one defined
     # outside its class.
     braces = list(enclosing_braces(mask, params[0]))
@@ -2836,11 +2840,8 @@ def view_params_modified(mask, params, body):
     if body is None:
         return False
     inner = mask[body[0]:body[1]]
-    for m in view_ref_matches(mask, params[0], params[1]):
-        name = re.match(r"\s*([A-Za-z_]\w*)", mask[m.end():])
-        if not name:
-            continue
-        p = re.escape(name.group(1))
+    for name in view_ref_param_names(mask, params):
+        p = re.escape(name)
         if re.search(r"\bswap\s*\([^;]*\b%s\b" % p, inner) or \
                 re.search(r"(?<![\w.>])%s\s*(?:=(?!=)|\+\+|--)" % p, inner):
             return True
@@ -3295,23 +3296,26 @@ def kernel_uses(mask, body):
     return set(re.findall(r"(?<![\w.:>])(?<!->)([A-Za-z_]\w*)", evaluated(mask[body[0]:body[1]])))
 
 
+def enclosing_brace(mask, limit):
+    """The position of the `{` of the innermost braced block open at limit, or -1."""
+    depth, j = 0, limit - 1
+    while j >= 0:
+        if mask[j] == "}":
+            depth += 1
+        elif mask[j] == "{":
+            if depth == 0:
+                return j
+            depth -= 1
+        j -= 1
+    return -1
+
+
 def enclosing_braces(mask, offset):
     """The positions of the `{`s of the braced blocks around offset, innermost first."""
-    limit = offset
-    while True:
-        depth, j = 0, limit - 1
-        while j >= 0:
-            if mask[j] == "}":
-                depth += 1
-            elif mask[j] == "{":
-                if depth == 0:
-                    break
-                depth -= 1
-            j -= 1
-        if j < 0:
-            return
+    j = enclosing_brace(mask, offset)
+    while j >= 0:
         yield j
-        limit = j
+        j = enclosing_brace(mask, j)
 
 
 def enclosing_block_heads(mask, offset):
@@ -3547,15 +3551,7 @@ def scope_segments(mask, offset):
     found (offset not in a function, or a brace the script cannot classify)."""
     segs, limit = [], offset
     while True:
-        depth, j = 0, limit - 1
-        while j >= 0:
-            if mask[j] == "}":
-                depth += 1
-            elif mask[j] == "{":
-                if depth == 0:
-                    break
-                depth -= 1
-            j -= 1
+        j = enclosing_brace(mask, limit)
         if j < 0:
             return None
         segs += statement_segments(mask, j + 1, limit)
