@@ -500,6 +500,7 @@ class Port:
             self.port_comparison_references()
             self.port_const_written_through_cast()
             self.port_narrowing_constants()
+            self.port_out_of_line_kernel_members()
             self.port_robust_access()
             return self
         self.port_includes()
@@ -516,6 +517,7 @@ class Port:
         self.port_local_types(kernels)
         self.port_overloaded_kernel_templates(kernels)
         self.port_kernel_member_access(kernels)
+        self.port_out_of_line_kernel_members()
         self.check_views_without_source()
         self.check_divergent_barriers()
         self.port_view_references()
@@ -2373,6 +2375,71 @@ class Port:
                 after += 1  # `void f() { ... };`
             self.edit(after, after, "\n%s:" % access, "capture", None)
 
+    def port_out_of_line_kernel_members(self):
+        """port_kernel_member_access for a member function defined outside its class
+        (aes128bcppamp's AES128AMP.h declares `void AMPEncrypt(unsigned int puIndex);` under
+        private:, and AES128AMP.cpp's `void AES128AMP::AMPEncrypt(...)` launches the kernel):
+        nvcc rejects the kernel, and the cure is in the header, which the tool ports on its
+        own. A class that declares a private or protected member function which the file itself
+        or, for a header, a source beside it that includes it defines with a kernel
+        (kernel_member_definitions, out_of_line_kernel_members) gets `public:` before that
+        declaration and the old access label after it."""
+        mask = self.src.mask
+        classes = list(re.finditer(r"(?<![\w:])(?:class|struct)\s+([A-Za-z_]\w*)[^;{}()]*\{", mask))
+        if not classes:
+            return
+        wanted = None
+        for c in classes:
+            if self.src.in_directive(c.start()):
+                continue
+            class_brace = c.end() - 1
+            close = match_forward(mask, class_brace)
+            if close is None:
+                continue
+            access = "private" if re.match(r"(?:class)\b", mask[c.start():]) else "public"
+            depth, seg = 0, class_brace + 1
+            for i in range(class_brace + 1, close):
+                ch = mask[i]
+                if ch in "({[":
+                    depth += 1
+                elif ch in ")}]":
+                    depth -= 1
+                    if depth == 0 and ch == "}":
+                        seg = i + 1
+                    continue
+                if depth:
+                    continue
+                label = re.match(r"\b(public|private|protected)\s*:(?!:)", mask[i:i + 24])
+                if label and not is_ident_char(mask, i - 1):
+                    access, seg = label.group(1), i + label.end()
+                    continue
+                if ch != ";":
+                    continue
+                decl, start, seg = mask[seg:i], seg, i + 1
+                if access == "public":
+                    continue
+                d = re.match(r"\s*(?:(?:virtual|static|inline)\s+)*[^;=]*?(?<![\w:~])([A-Za-z_]\w*)\s*\(",
+                             decl)
+                if not d or d.group(1) in ("operator", c.group(1)) or "::" in decl[:d.end()]:
+                    continue
+                if wanted is None:
+                    # The file's own definitions, and a header's in the sources that include it.
+                    wanted = kernel_member_definitions(mask)
+                    if self.path not in ("-", "") and \
+                            os.path.splitext(self.path)[1].lower() in HEADER_EXT:
+                        wanted |= out_of_line_kernel_members(self.path)
+                if (c.group(1), d.group(1)) not in wanted:
+                    continue
+                first = start + len(decl) - len(decl.lstrip())
+                line_start = mask.rfind("\n", 0, first) + 1
+                insert_at, text = (line_start, "") if not mask[line_start:first].strip() else (first, "\n")
+                self.edit(insert_at, insert_at, text + "public:  // amp2hipamp: nvcc launches kernels "
+                          "only from public member functions\n", "capture",
+                          "%s member function %s::%s, whose definition out of its class holds a "
+                          "kernel, made public (nvcc rejects an extended lambda in a %s member)"
+                          % (access, c.group(1), d.group(1), access))
+                self.edit(i + 1, i + 1, "\n%s:" % access, "capture", None)
+
     def check_divergent_barriers(self):
         """`if (t.local[0] % 2 == 0) { ... t.barrier.wait(); }`: a tile barrier under control
         flow that depends on the work-item, which C++ AMP rejects (MSVC C3561: the work-items of
@@ -3473,6 +3540,59 @@ def member_function_ok(decl, name):
     return not re.search(r"(?<![~\w])%s\s*\(" % re.escape(name),
                          re.sub(r"^(?:\s*(?:public|private|protected)\s*:)+", "", decl))
 
+
+# A kernel lambda in a source, as C++ AMP wrote it or as the tool ported it: its `]`.
+KERNEL_LAMBDA = re.compile(r"(\])\s*(?:mutable\s+)?%s\b|(\])\s*\((?:[^()]|\([^()]*\))*\)\s*"
+                           r"(?:mutable\s+)?(?:restrict\s*\([^()]*\bamp\b[^()]*\)|__GPU_ONLY\b|__GPU\b)"
+                           % RESTRICT_MACRO)
+SOURCE_EXT = (".cpp", ".cxx", ".cc", ".cu")
+
+
+def kernel_member_definitions(mask):
+    """{(class, member function)} of the out-of-line member function definitions in mask that
+    hold a kernel (`void C::f(...) { ... parallel_for_each(..., [=](...) restrict(amp) {...});
+    }`), as C++ AMP wrote it or as the tool ported it."""
+    found = set()
+    for m in KERNEL_LAMBDA.finditer(mask):
+        at = m.start(1) if m.group(1) else m.start(2)
+        for brace, head in enclosing_blocks(mask, at):
+            if is_function_head(head):
+                break
+        else:
+            continue
+        if LAMBDA_HEAD.search(head) or MACRO_LAMBDA_HEAD.search(head):
+            continue  # nested in a lambda: a kernel's own body, another lambda's
+        close = head.rfind(")")
+        open_ = match_back(head, close, "(", ")") if close >= 0 else None
+        f = re.search(r"(?<![\w:])(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*::\s*([A-Za-z_]\w*)\s*$",
+                      head[:open_]) if open_ is not None else None
+        if f:
+            found.add((f.group(1), f.group(2)))
+    return found
+
+
+def out_of_line_kernel_members(path):
+    """kernel_member_definitions of the sources beside the header at path that include it:
+    nvcc rejects such a kernel (an extended lambda) where its member function is private or
+    protected, which the header decides."""
+    here = os.path.dirname(os.path.abspath(path))
+    try:
+        names = sorted(os.listdir(here))
+    except OSError:
+        return set()
+    found = set()
+    for name in names:
+        if not name.lower().endswith(SOURCE_EXT):
+            continue
+        s = scan_file(os.path.join(here, name))
+        if s is None:
+            continue
+        text, mask = s["text"], s["mask"]
+        includes = [m.group(1) for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', text, re.M)
+                    if mask[m.start() + m.group(0).index("#")] == "#"]
+        if any(resolve_local(here, i) == os.path.abspath(path) for i in includes):
+            found |= kernel_member_definitions(mask)
+    return found
 
 # A template parameter named as the rank of a C++ AMP type (whose rank parameter is an int).
 RANK_ARGUMENT = r"\b(?:array_view|array|array_ref|texture)\s*<[^<>;]*,\s*%s\s*>|\b(?:index|extent)\s*<\s*%s\s*>"

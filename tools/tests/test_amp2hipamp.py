@@ -1679,6 +1679,70 @@ class KernelsInPrivateMembers(PortTest):
         self.assertRunsAndCompilesWithNvcc(got)
 
 
+class KernelsInOutOfLineMembers(PortTest):
+    # aes128bcppamp: AES128AMP.h declares AMPEncrypt under private:, AES128AMP.cpp defines
+    # `void AES128AMP::AMPEncrypt(...)` launching a kernel. The header decides the access.
+    HEADER = ("#pragma once\n#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n\n"
+              "class Cipher {\nprivate:\n\tstd::vector<accelerator> _accs;\n"
+              "\tunsigned int Id();\n"
+              "\tvoid Encrypt(unsigned int pu);\n"
+              "\tvoid Decrypt(unsigned int pu);\n"
+              "protected:\n\tvoid Fill(std::vector<int>& v) const;\n"
+              "public:\n\tvoid Run(unsigned int pu);\n};\n")
+    SOURCE = ("#include \"Cipher.h\"\n"
+              "unsigned int Cipher::Id() { return 0; }\n"
+              "void Cipher::Encrypt(unsigned int pu) {\n  array<unsigned, 1> d(16);\n"
+              "  parallel_for_each(_accs[pu].default_view, d.extent, [=, &d](index<1> i) restrict(amp) {\n"
+              "    d[i] ^= 1u;\n  });\n}\n"
+              "void Cipher::Fill(std::vector<int>& v) const {\n  array_view<int, 1> a(int(v.size()), v);\n"
+              "  parallel_for_each(a.extent, [=](index<1> i) restrict(amp) { a[i] = i[0]; });\n}\n"
+              "void Cipher::Decrypt(unsigned int pu) {\n  auto f = [](int x) { return x; };\n  f(int(pu));\n}\n"
+              "void Cipher::Run(unsigned int pu) { Encrypt(pu); Decrypt(pu); }\n")
+    PUBLIC = "public:  // amp2hipamp: nvcc launches kernels only from public member functions\n"
+
+    def ported_header(self, source, name="Cipher.cpp"):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "Cipher.h"), "w") as f:
+                f.write(self.HEADER)
+            with open(os.path.join(d, name), "w") as f:
+                f.write(source)
+            amp2hipamp._SCANS.clear()
+            got, report = amp2hipamp.port_text(os.path.join(d, "Cipher.h"), self.HEADER, True, False)
+            again = amp2hipamp.port_text(os.path.join(d, "Cipher.h"), got, True, False)[0]
+            amp2hipamp._SCANS.clear()
+            self.assertEqual(again, got, "not idempotent")
+            return got, report
+
+    def test_private_and_protected_members_defined_with_a_kernel_become_public(self):
+        got, report = self.ported_header(self.SOURCE)
+        self.assertIn("\tunsigned int Id();\n" + self.PUBLIC + "\tvoid Encrypt(unsigned int pu);\n"
+                      "private:\n\tvoid Decrypt(unsigned int pu);\nprotected:\n" + self.PUBLIC +
+                      "\tvoid Fill(std::vector<int>& v) const;\nprotected:\npublic:\n", got)
+        self.assertEqual(len([line for line in report if "made public" in line]), 2, report)
+
+    def test_the_source_already_ported_counts_too(self):
+        # The runner ports a program's files in place one by one: the source may be ported
+        # (HIPAMP_RESTRICT before the kernel's parameter list) when the header's turn comes.
+        source = amp2hipamp.port_text("Cipher.cpp", self.SOURCE, True, False)[0]
+        self.assertIn("HIPAMP_RESTRICT", source)
+        got, _ = self.ported_header(source)
+        self.assertIn(self.PUBLIC + "\tvoid Encrypt(unsigned int pu);\nprivate:\n", got)
+
+    def test_left_alone_without_such_a_source(self):
+        # A source that does not include the header, or defines no kernel in those members.
+        for source in (self.SOURCE.replace("#include \"Cipher.h\"\n", ""),
+                       self.SOURCE.replace("restrict(amp)", "")):
+            got, report = self.ported_header(source)
+            self.assertNotIn("amp2hipamp: nvcc launches", got)
+
+    def test_class_and_definitions_in_one_file(self):
+        text = self.HEADER.replace("#pragma once\n", "") + self.SOURCE.replace("#include \"Cipher.h\"\n", "")
+        got = port(text)[0]
+        self.assertIn(self.PUBLIC + "\tvoid Encrypt(unsigned int pu);\nprivate:\n", got)
+        self.assertEqual(got.count("amp2hipamp: nvcc launches"), 2)
+        self.assertIdempotent(got)
+
+
 class HarnessLambdas(PortTest):
     """The conformance suite's harness hands restrict(cpu, amp) lambdas to code that calls them
     on the host and inside its own kernel: EVALUATE_TEST_ON_CPU_AND_GPU builds a `[&]` one (nvcc
