@@ -69,7 +69,11 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              temporaries to it: `s == T::Invalid()`; every file); a local declared const and
              written through a cast later in its block (`((int*)c.Key)[i] = x`) -> declared
              without const (undefined behaviour MSVC tolerated; g++ and clang read the
-             initializer; every file)
+             initializer; every file); a constant that does not fit its target's type in a
+             braced initializer (`Settings{ -1 }` into an unsigned int member, `unsigned x{-1}`)
+             -> static_cast<unsigned int>(-1), the value MSVC stored (nvcc rejects the
+             narrowing), only where the tool sees the type: an aggregate defined in the file or
+             a local header it includes, or a variable of an integral type (every file)
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
@@ -83,6 +87,9 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              array or texture (in the function, at file scope or in included local headers); kernel-only
              functions' array<T, N>& parameters -> hipamp::array_ref<T, N>, const ones ->
              hipamp::array_ref<const T, N> (const array_ref<T, N> where T is a template parameter);
+             a private or protected member function holding a kernel -> public: (nvcc rejects
+             an extended lambda there), also one defined out of its class, in the file or in a
+             source beside the header that declares it;
              C++ AMP's capture rules, in the same block (include/hipamp/kernel_capture.hpp): a
              static_assert on the type of each name the capture list copies (no pointer, array
              or class with virtual functions), and a local scalar or pointer captured by
