@@ -1682,7 +1682,7 @@ class Port:
         aggregates = braced_aggregates([mask] + self.included_masks())
         done = set()
         keywords = {"final", "override", "const", "volatile", "operator", "return", "new",
-                    "unsigned", "signed", "short", "long", "int", "char"}
+                    "unsigned", "signed", "short", "long", "int", "char", "double", "float", "bool"}
 
         def declaration_prefix(at):
             # The statement's text before a declaration: specifiers only.
@@ -1758,8 +1758,9 @@ class Port:
                     continue
                 before = mask[max(mask.rfind(";", 0, m.start()), mask.rfind("{", 0, m.start()),
                                   mask.rfind("}", 0, m.start())) + 1:m.start()]
-                if re.search(r"\b(?:struct|class|union|enum|namespace)\s*$", before) and not m.group(2):
-                    continue  # the definition `struct S {`
+                if re.search(r"\b(?:struct|class|union|enum|namespace)\s*(?:[A-Za-z_]\w*\s*::\s*)*$",
+                             before) and not m.group(2):
+                    continue  # the definition `struct S {`, `struct Outer::S {`
                 if re.search(r"\b(?:struct|class|union)\b[^()]*:", before):
                     continue  # a base clause `struct D : S {`
                 typ = ("struct", m.group(1))

@@ -2688,6 +2688,8 @@ class NarrowingConstants(PortTest):
                      "  Settings b{ static_cast<unsigned int>(-1), -2, (unsigned long)-1 };\n"
                      "  Settings c{ kInvalid, n, -1u };\n"
                      "  unsigned int copied = -1;\n"
+                     "  long double wide{ -1 };\n"
+                     "  unsigned int rows[2][2] = { -1, 1, 2, 3 };\n"
                      "  int table[] = { -1, -2 };\n"
                      "  unsigned int ids[3] = { 1, 2, 3 };\n"
                      "  auto f = [] { return -1; };\n"
