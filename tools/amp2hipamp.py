@@ -69,7 +69,11 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              temporaries to it: `s == T::Invalid()`; every file); a local declared const and
              written through a cast later in its block (`((int*)c.Key)[i] = x`) -> declared
              without const (undefined behaviour MSVC tolerated; g++ and clang read the
-             initializer; every file)
+             initializer; every file); a constant that does not fit its target's type in a
+             braced initializer (`Settings{ -1 }` into an unsigned int member, `unsigned x{-1}`)
+             -> static_cast<unsigned int>(-1), the value MSVC stored (nvcc rejects the
+             narrowing), only where the tool sees the type: an aggregate defined in the file or
+             a local header it includes, or a variable of an integral type (every file)
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
@@ -83,6 +87,9 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              array or texture (in the function, at file scope or in included local headers); kernel-only
              functions' array<T, N>& parameters -> hipamp::array_ref<T, N>, const ones ->
              hipamp::array_ref<const T, N> (const array_ref<T, N> where T is a template parameter);
+             a private or protected member function holding a kernel -> public: (nvcc rejects
+             an extended lambda there), also one defined out of its class, in the file or in a
+             source beside the header that declares it;
              C++ AMP's capture rules, in the same block (include/hipamp/kernel_capture.hpp): a
              static_assert on the type of each name the capture list copies (no pointer, array
              or class with virtual functions), and a local scalar or pointer captured by
@@ -499,6 +506,8 @@ class Port:
             self.port_exception_message()
             self.port_comparison_references()
             self.port_const_written_through_cast()
+            self.port_narrowing_constants()
+            self.port_out_of_line_kernel_members()
             self.port_robust_access()
             return self
         self.port_includes()
@@ -515,6 +524,7 @@ class Port:
         self.port_local_types(kernels)
         self.port_overloaded_kernel_templates(kernels)
         self.port_kernel_member_access(kernels)
+        self.port_out_of_line_kernel_members()
         self.check_views_without_source()
         self.check_divergent_barriers()
         self.port_view_references()
@@ -522,6 +532,7 @@ class Port:
         self.port_exception_message()
         self.port_comparison_references()
         self.port_const_written_through_cast()
+        self.port_narrowing_constants()
         self.port_template_argument_signedness()
         self.port_unsigned_rank_parameters()
         self.port_unqualified_names()  # never inside another rule's rewrite
@@ -1662,6 +1673,128 @@ class Port:
                       "initializer as a constant instead): declared without const"
                       % (m.group(3), self.src.line_of(written) + 1))
 
+    # ---- constants narrowed in braced initializers ------------------------------------------
+    def port_narrowing_constants(self):
+        """`return ProcessingUnitSettings{ -1 };` whose first member is an unsigned int
+        (aes128bcppamp's settings): a constant that does not fit its target's type narrows in a
+        braced initializer. MSVC warned (C4838) and stored the value converted modulo 2^N; g++
+        accepts it under -Wno-narrowing; nvcc's front end rejects it, an error no diag_suppress
+        turns off. Where the rule knows the target's type -- a member of a struct or class that
+        brace initialization fills member by member (braced_aggregates), defined in this file
+        or a local header it includes, or a variable declared with an integral type (`unsigned
+        x{-1}`, `unsigned char t[] = {...}`) -- an element that is an integer constant written
+        with literals alone (integer_constant) and does not fit that type is cast to it:
+        static_cast<unsigned int>(-1), the value MSVC stored. Anything it cannot map for sure
+        (brace elision, a member of a type it does not know, designators) ends its walk of that
+        initializer; values that fit, casts and names are left alone."""
+        mask = self.src.mask
+        aggregates = braced_aggregates([mask] + self.included_masks())
+        done = set()
+        keywords = {"final", "override", "const", "volatile", "operator", "return", "new",
+                    "unsigned", "signed", "short", "long", "int", "char", "double", "float", "bool"}
+
+        def declaration_prefix(at):
+            # The statement's text before a declaration: specifiers only.
+            cut = max(mask.rfind(c, 0, at) for c in ";{}(,:")
+            return re.fullmatch(r"\s*(?:(?:static|const|constexpr|volatile|extern|thread_local|"
+                                r"inline|register|struct|class)\s+)*", mask[cut + 1:at]) is not None
+
+        def walk(open_at, typ, what):
+            if open_at in done:
+                return
+            done.add(open_at)
+            close = match_forward(mask, open_at)
+            if close is None:
+                return
+            parts = split_with_offsets(mask[open_at + 1:close], ",", base=open_at + 1)
+            if len(parts) > 1 and not mask[parts[-1][0]:parts[-1][1]].strip():
+                parts.pop()  # a trailing comma
+            if typ[0] == "struct":
+                targets = [(what + "'s member " + n, t) for n, t in aggregates[typ[1]]]
+            elif typ[0] == "array":
+                targets = [(what + "'s element", typ[1])] * len(parts)
+            else:
+                targets = [(what, typ)]
+            for k, (a, b) in enumerate(parts):
+                piece = mask[a:b]
+                if not piece.strip() or k >= len(targets) or re.match(r"\s*[.\[]", piece):
+                    return  # empty braces, too many elements, designators
+                name, t = targets[k]
+                s, e = a + len(piece) - len(piece.lstrip()), b - (len(piece) - len(piece.rstrip()))
+                braced = mask[s] == "{" and match_forward(mask, s) == e - 1
+                if t is None:
+                    return
+                if t[0] == "scalar":
+                    continue
+                if t[0] in ("struct", "array") and (t[0] == "array" or t[1] in aggregates):
+                    if not braced:
+                        return  # brace elision, or an expression of the member's type
+                    walk(s, t, name)
+                    continue
+                if t[0] == "struct":  # a class the rule does not know
+                    if braced:
+                        continue
+                    return
+                if braced:
+                    walk(s, t, name)
+                    continue
+                value = integer_constant(piece)
+                if value is None:
+                    continue
+                bits, signed = t[2], t[3]
+                lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+                if lo <= value <= hi:
+                    continue
+                stored = value % (1 << bits)
+                if signed and stored > hi:
+                    stored -= 1 << bits
+                original = self.src.text[s:e]
+                if re.search(r"\blong\b", t[1]) and not re.search(r"\blong\s+long\b", t[1]):
+                    stored = "%d here, %d with MSVC's 32-bit long" % (stored, value % (1 << 32) - (
+                        (1 << 32) if signed and value % (1 << 32) >= 1 << 31 else 0))
+                self.edit(s, e, "static_cast<%s>(%s)" % (t[1], original), "msvc",
+                          "%s -> static_cast<%s>(%s) in a braced initializer (%s): a constant "
+                          "that does not fit %s narrows, which MSVC accepted (C4838) and "
+                          "converted modulo 2^N, as the cast does (%s); nvcc rejects it"
+                          % (squash(original), t[1], squash(original), name, t[1], stored))
+
+        names = "|".join(map(re.escape, sorted(aggregates)))
+        if names:
+            use = re.compile(r"(?<![\w.~])(?<!->)(%s)\s*(?:([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*)"
+                             r"(=\s*)?)?\{" % names)
+            for m in use.finditer(mask):
+                if self.src.in_directive(m.start()):
+                    continue
+                before = mask[max(mask.rfind(";", 0, m.start()), mask.rfind("{", 0, m.start()),
+                                  mask.rfind("}", 0, m.start())) + 1:m.start()]
+                if re.search(r"\b(?:struct|class|union|enum|namespace)\s*(?:[A-Za-z_]\w*\s*::\s*)*$",
+                             before) and not m.group(2):
+                    continue  # the definition `struct S {`, `struct Outer::S {`
+                if re.search(r"\b(?:struct|class|union)\b[^()]*:", before):
+                    continue  # a base clause `struct D : S {`
+                typ = ("struct", m.group(1))
+                if m.group(2):
+                    if m.group(2) in keywords or not declaration_prefix(m.start()):
+                        continue
+                    for _ in re.findall(r"\[", m.group(3) or ""):
+                        typ = ("array", typ)
+                what = m.group(2) or m.group(1)
+                walk(m.end() - 1, typ, what if m.group(2) else what + "{...}")
+        var = re.compile(r"(?<![\w:.>])(?<!->)(%s)\s*(?:\b(?:const|volatile)\b\s*)*([A-Za-z_]\w*)\s*"
+                         r"((?:\[[^\]]*\]\s*)*)(=\s*)?\{" % INTEGRAL_TYPE.pattern)
+        for m in var.finditer(mask):
+            if self.src.in_directive(m.start()) or m.group(2) in keywords or \
+                    not declaration_prefix(m.start()):
+                continue
+            spelling = squash(m.group(1)).strip()
+            bits = integral_type(spelling)
+            if not bits:
+                continue
+            typ = ("int", spelling, bits[0], bits[1])
+            for _ in re.findall(r"\[", m.group(3) or ""):
+                typ = ("array", typ)
+            walk(m.end() - 1, typ, m.group(2))
+
     # ---- bool operator==(T& other): MSVC binds temporaries to non-const references ---------
     def port_comparison_references(self):
         """`bool operator==(Settings& other) { return a == other.a; }` compared with a temporary
@@ -2258,6 +2391,71 @@ class Port:
             while mask[after:after + 1] == ";":
                 after += 1  # `void f() { ... };`
             self.edit(after, after, "\n%s:" % access, "capture", None)
+
+    def port_out_of_line_kernel_members(self):
+        """port_kernel_member_access for a member function defined outside its class
+        (aes128bcppamp's AES128AMP.h declares `void AMPEncrypt(unsigned int puIndex);` under
+        private:, and AES128AMP.cpp's `void AES128AMP::AMPEncrypt(...)` launches the kernel):
+        nvcc rejects the kernel, and the cure is in the header, which the tool ports on its
+        own. A class that declares a private or protected member function which the file itself
+        or, for a header, a source beside it that includes it defines with a kernel
+        (kernel_member_definitions, out_of_line_kernel_members) gets `public:` before that
+        declaration and the old access label after it."""
+        mask = self.src.mask
+        classes = list(re.finditer(r"(?<![\w:])(?:class|struct)\s+([A-Za-z_]\w*)[^;{}()]*\{", mask))
+        if not classes:
+            return
+        wanted = None
+        for c in classes:
+            if self.src.in_directive(c.start()):
+                continue
+            class_brace = c.end() - 1
+            close = match_forward(mask, class_brace)
+            if close is None:
+                continue
+            access = "private" if re.match(r"(?:class)\b", mask[c.start():]) else "public"
+            depth, seg = 0, class_brace + 1
+            for i in range(class_brace + 1, close):
+                ch = mask[i]
+                if ch in "({[":
+                    depth += 1
+                elif ch in ")}]":
+                    depth -= 1
+                    if depth == 0 and ch == "}":
+                        seg = i + 1
+                    continue
+                if depth:
+                    continue
+                label = re.match(r"\b(public|private|protected)\s*:(?!:)", mask[i:i + 24])
+                if label and not is_ident_char(mask, i - 1):
+                    access, seg = label.group(1), i + label.end()
+                    continue
+                if ch != ";":
+                    continue
+                decl, start, seg = mask[seg:i], seg, i + 1
+                if access == "public":
+                    continue
+                d = re.match(r"\s*(?:(?:virtual|static|inline)\s+)*[^;=]*?(?<![\w:~])([A-Za-z_]\w*)\s*\(",
+                             decl)
+                if not d or d.group(1) in ("operator", c.group(1)) or "::" in decl[:d.end()]:
+                    continue
+                if wanted is None:
+                    # The file's own definitions, and a header's in the sources that include it.
+                    wanted = kernel_member_definitions(mask)
+                    if self.path not in ("-", "") and \
+                            os.path.splitext(self.path)[1].lower() in HEADER_EXT:
+                        wanted |= out_of_line_kernel_members(self.path)
+                if (c.group(1), d.group(1)) not in wanted:
+                    continue
+                first = start + len(decl) - len(decl.lstrip())
+                line_start = mask.rfind("\n", 0, first) + 1
+                insert_at, text = (line_start, "") if not mask[line_start:first].strip() else (first, "\n")
+                self.edit(insert_at, insert_at, text + "public:  // amp2hipamp: nvcc launches kernels "
+                          "only from public member functions\n", "capture",
+                          "%s member function %s::%s, whose definition out of its class holds a "
+                          "kernel, made public (nvcc rejects an extended lambda in a %s member)"
+                          % (access, c.group(1), d.group(1), access))
+                self.edit(i + 1, i + 1, "\n%s:" % access, "capture", None)
 
     def check_divergent_barriers(self):
         """`if (t.local[0] % 2 == 0) { ... t.barrier.wait(); }`: a tile barrier under control
@@ -3089,6 +3287,330 @@ def template_param_types(tparams):
 def is_unsigned(t):
     return t.startswith("unsigned") or t.endswith("size_t")
 
+
+# ---- constants narrowed in braced initializers ---------------------------------------------
+# The integral types whose range the narrowing rule knows, as g++ and nvcc give them on Linux
+# (LP64; char is signed there as with MSVC): (bits, signed).
+INTEGRAL_TYPES = {"char": (8, True), "signed char": (8, True), "unsigned char": (8, False),
+                  "short": (16, True), "unsigned short": (16, False),
+                  "int": (32, True), "unsigned int": (32, False),
+                  "long": (64, True), "unsigned long": (64, False),
+                  "long long": (64, True), "unsigned long long": (64, False),
+                  "size_t": (64, False), "int8_t": (8, True), "uint8_t": (8, False),
+                  "int16_t": (16, True), "uint16_t": (16, False), "int32_t": (32, True),
+                  "uint32_t": (32, False), "int64_t": (64, True), "uint64_t": (64, False)}
+# Types a braced element initializes without brace elision and whose narrowing the rule does
+# not judge: the element is skipped and the next one goes to the next member.
+OTHER_SCALARS = {"bool", "float", "double", "long double", "wchar_t", "char16_t", "char32_t"}
+INTEGRAL_TYPE_WORDS = r"(?:(?:unsigned|signed|short|long|int|char)\b\s*)+"
+INTEGRAL_TYPE = re.compile(r"(?:std\s*::\s*)?(?:u?int(?:8|16|32|64)_t|size_t)\b|" + INTEGRAL_TYPE_WORDS)
+
+
+def integral_type(spelling):
+    """(bits, signed) of an integral type's spelling (`unsigned`, `long unsigned int`,
+    `std::uint8_t`; cv-qualifiers ignored), or None."""
+    words = [w for w in re.findall(r"\w+", spelling) if w not in ("const", "volatile", "std")]
+    if len(words) == 1 and words[0] in INTEGRAL_TYPES and words[0] not in ("short", "long"):
+        return INTEGRAL_TYPES[words[0]]
+    if not words or any(w not in ("unsigned", "signed", "short", "long", "int", "char") for w in words):
+        return None
+    sign = "unsigned " if "unsigned" in words else ""
+    if words.count("signed") + words.count("unsigned") > 1 or words.count("int") > 1:
+        return None
+    rest = [w for w in words if w not in ("unsigned", "signed")]
+    if rest == ["char"]:
+        return INTEGRAL_TYPES["unsigned char" if sign else "signed char" if "signed" in words else "char"]
+    rest = [w for w in rest if w != "int"] or ["int"]
+    base = " ".join(rest)
+    return INTEGRAL_TYPES.get(sign + base) if base in ("short", "int", "long", "long long") else None
+
+
+def integer_constant(text):
+    """The value of an integer constant expression of type int written with literals alone
+    (`-1`, `~0`, `-(1 << 4)`, `0x7f`), or None: names, casts, suffixed or wider literals, and
+    anything that leaves int's range on the way, are not judged."""
+    tokens, i = [], 0
+    token = re.compile(r"\s*(?:(0[xX][0-9a-fA-F']+|0[bB][01']+|\d[\d']*)([uUlL]*)(?![\w.])|"
+                       r"(<<|>>|[-+~*/%&|^()]))")
+    text = text.rstrip()
+    while i < len(text):
+        m = token.match(text, i)
+        if not m:
+            return None
+        if m.group(1):
+            if m.group(2):
+                return None  # 1u, 1L: another type
+            digits = m.group(1).replace("'", "")
+            base = 16 if digits[1:2] in "xX" and len(digits) > 1 else 2 if digits[1:2] in "bB" \
+                and len(digits) > 1 else 8 if len(digits) > 1 and digits[0] == "0" else 10
+            try:
+                tokens.append(int(digits[2:] if base in (16, 2) else digits, base))
+            except ValueError:
+                return None
+        else:
+            tokens.append(m.group(3))
+        i = m.end()
+    lo, hi = -2 ** 31, 2 ** 31 - 1
+    pos = [0]
+
+    def peek():
+        return tokens[pos[0]] if pos[0] < len(tokens) else None
+
+    def take():
+        pos[0] += 1
+        return tokens[pos[0] - 1]
+
+    def checked(v):
+        if v is None or not lo <= v <= hi:
+            raise ValueError
+        return v
+
+    def unary():
+        t = peek()
+        if t in ("-", "+", "~"):
+            take()
+            v = unary()
+            return checked(-v if t == "-" else v if t == "+" else ~v)
+        if t == "(":
+            take()
+            v = binary(0)
+            if take() != ")":
+                raise ValueError
+            return v
+        if isinstance(t, int):
+            return checked(take())
+        raise ValueError
+
+    levels = [("|",), ("^",), ("&",), ("<<", ">>"), ("+", "-"), ("*", "/", "%")]
+
+    def binary(level):
+        if level == len(levels):
+            return unary()
+        v = binary(level + 1)
+        while peek() in levels[level]:
+            op, w = take(), binary(level + 1)
+            if op in ("/", "%"):
+                if w == 0:
+                    raise ValueError
+                q = abs(v) // abs(w) * (1 if (v < 0) == (w < 0) else -1)  # C truncates
+                v = q if op == "/" else v - q * w
+            elif op in ("<<", ">>"):
+                if v < 0 or not 0 <= w < 32:
+                    raise ValueError
+                v = v << w if op == "<<" else v >> w
+            else:
+                v = {"|": v | w, "^": v ^ w, "&": v & w, "+": v + w, "-": v - w, "*": v * w}[op]
+            v = checked(v)
+        return v
+
+    try:
+        v = binary(0)
+    except (ValueError, IndexError, TypeError):
+        return None
+    return v if pos[0] == len(tokens) and tokens else None
+
+
+def braced_aggregates(masks):
+    """{name: [(member, type), ...]} of the structs and classes the masks define that brace
+    initialization fills member by member (aggregates: no base, no constructor, no virtual
+    function, every non-static data member public, not templates, not unions). A type is
+    ("int", spelling, bits, signed), ("struct", name), ("array", type), ("scalar",) (an element
+    taken whole, not judged) or None (unknown: the rule stops there). A name defined twice
+    differently is left out."""
+    found = {}
+    for mask in masks:
+        mask = blank_directives(mask)
+        for m in re.finditer(r"(?<![\w:])(struct|class)\s+([A-Za-z_]\w*)\s*(?:final\s*)?\{", mask):
+            head = mask[max(mask.rfind(";", 0, m.start()), mask.rfind("}", 0, m.start()),
+                            mask.rfind("{", 0, m.start())) + 1:m.start()]
+            if re.search(r"\b(?:template|typedef|friend)\b", head):
+                continue
+            close = match_forward(mask, m.end() - 1)
+            if close is None:
+                continue
+            members = aggregate_members(mask[m.end():close], m.group(2), m.group(1) == "class")
+            name = m.group(2)
+            if name in found and found[name] != members:
+                found[name] = None
+            else:
+                found[name] = members
+    return {k: v for k, v in found.items() if v is not None}
+
+
+def member_type(spelling, declarator):
+    """The rule's type (braced_aggregates) of a member declared `spelling declarator`."""
+    t = squash(re.sub(r"\b(?:const|volatile|mutable)\b", " ", spelling)).strip()
+    if re.search(r"[*&]", declarator):
+        return ("scalar",)
+    dims = re.findall(r"\[[^\]]*\]", declarator)
+    bits = integral_type(t) if re.fullmatch(r"(?:std\s*::\s*)?[\w ]+", t) else None
+    if bits:
+        inner = ("int", t, bits[0], bits[1])
+    elif t in OTHER_SCALARS:
+        inner = ("scalar",)
+    elif re.fullmatch(r"[A-Za-z_]\w*", t):
+        inner = ("struct", t)
+    else:
+        inner = None
+    for _ in dims:
+        inner = ("array", inner)
+    return inner
+
+
+def aggregate_members(body, name, private):
+    """[(member, type)] of a class body (braced_aggregates), or None where brace
+    initialization does not fill it member by member, or the body is not understood."""
+    members, i, seg = [], 0, 0
+    access = [private]
+    nested = re.compile(r"\s*(?:struct|class|union|enum)\b")
+
+    def declaration(text):
+        # The text without its leading access labels, which set the access of what follows.
+        while True:
+            a = re.match(r"\s*(public|private|protected)\s*:(?!:)", text)
+            if not a:
+                return text
+            access[0] = a.group(1) != "public"
+            text = text[a.end():]
+
+    def is_function(decl):
+        # A `(` before any initializer, outside template arguments: a member function.
+        if re.search(r"\boperator\b", decl):
+            return True
+        flat = decl
+        for _ in range(8):
+            flat = re.sub(r"\([^()]*\)|<[^<>]*>", lambda x: x.group(0)[0] + x.group(0)[-1], flat)
+        return "(" in re.split(r"=|\{", flat)[0]
+
+    while i <= len(body):
+        c = body[i] if i < len(body) else ";"
+        if c in "([":
+            close = match_forward(body, i)
+            if close is None:
+                return None
+            i = close + 1
+            continue
+        if c == "{":
+            close = match_forward(body, i)
+            if close is None:
+                return None
+            head = declaration(body[seg:i])
+            if nested.match(head):
+                # A nested type: a member only when declarators follow its `}` (then the rule
+                # does not know the member's type).
+                after = re.match(r"\s*;", body[close + 1:])
+                if not after:
+                    return None
+                i = seg = close + 1 + after.end()
+                continue
+            if is_function(head):
+                if not member_function_ok(head, name):
+                    return None
+                i = seg = close + 1
+                continue
+            i = close + 1  # a default member initializer `T x{...}`, `F f = [] {...}`
+            continue
+        if c == ";":
+            decl = declaration(body[seg:i])
+            seg = i = i + 1
+            if not decl.strip() or re.match(r"\s*(?:static|typedef|using|friend|template|static_assert|"
+                                            r"constexpr|inline|enum|struct|class|union)\b", decl):
+                continue
+            if is_function(decl):
+                if re.search(r"\(\s*[*&]", decl):
+                    return None  # a pointer to function: a member of a type it does not know
+                if not member_function_ok(decl, name):
+                    return None
+                continue
+            if access[0] or re.search(r"\bvirtual\b", decl):
+                return None
+            first = None
+            for a, b in split_with_offsets(decl, ",", angles=True):
+                d = decl[a:b]
+                d = d[:split_with_offsets(d, "=")[0][1]]  # a default member initializer
+                brace = d.find("{")
+                d = d if brace < 0 else d[:brace]
+                if re.search(r"(?<!:):(?!:)", d):
+                    return None  # a bit-field
+                n = re.search(r"([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*)$", d)
+                if not n:
+                    return None
+                if first is None:
+                    spelling = d[:n.start()]
+                    star = re.search(r"[*&]+\s*$", spelling)
+                    lead = star.group(0) if star else ""
+                    first = spelling[:len(spelling) - len(lead)]
+                    if not first.strip():
+                        return None
+                    members.append((n.group(1), member_type(first, lead + n.group(2))))
+                else:
+                    members.append((n.group(1), member_type(first, d[:n.start()] + n.group(2))))
+            continue
+        i += 1
+    return members
+
+
+def member_function_ok(decl, name):
+    """Whether a member function's declaration keeps its class an aggregate: no constructor
+    (the class's own name before `(`) and nothing virtual."""
+    if re.search(r"\bvirtual\b", decl):
+        return False
+    return not re.search(r"(?<![~\w])%s\s*\(" % re.escape(name),
+                         re.sub(r"^(?:\s*(?:public|private|protected)\s*:)+", "", decl))
+
+
+# A kernel lambda in a source, as C++ AMP wrote it or as the tool ported it: its `]`.
+KERNEL_LAMBDA = re.compile(r"(\])\s*(?:mutable\s+)?%s\b|(\])\s*\((?:[^()]|\([^()]*\))*\)\s*"
+                           r"(?:mutable\s+)?(?:restrict\s*\([^()]*\bamp\b[^()]*\)|__GPU_ONLY\b|__GPU\b)"
+                           % RESTRICT_MACRO)
+SOURCE_EXT = (".cpp", ".cxx", ".cc", ".cu")
+
+
+def kernel_member_definitions(mask):
+    """{(class, member function)} of the out-of-line member function definitions in mask that
+    hold a kernel (`void C::f(...) { ... parallel_for_each(..., [=](...) restrict(amp) {...});
+    }`), as C++ AMP wrote it or as the tool ported it."""
+    found = set()
+    for m in KERNEL_LAMBDA.finditer(mask):
+        at = m.start(1) if m.group(1) else m.start(2)
+        for brace, head in enclosing_blocks(mask, at):
+            if is_function_head(head):
+                break
+        else:
+            continue
+        if LAMBDA_HEAD.search(head) or MACRO_LAMBDA_HEAD.search(head):
+            continue  # nested in a lambda: a kernel's own body, another lambda's
+        close = head.rfind(")")
+        open_ = match_back(head, close, "(", ")") if close >= 0 else None
+        f = re.search(r"(?<![\w:])(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*::\s*([A-Za-z_]\w*)\s*$",
+                      head[:open_]) if open_ is not None else None
+        if f:
+            found.add((f.group(1), f.group(2)))
+    return found
+
+
+def out_of_line_kernel_members(path):
+    """kernel_member_definitions of the sources beside the header at path that include it:
+    nvcc rejects such a kernel (an extended lambda) where its member function is private or
+    protected, which the header decides."""
+    here = os.path.dirname(os.path.abspath(path))
+    try:
+        names = sorted(os.listdir(here))
+    except OSError:
+        return set()
+    found = set()
+    for name in names:
+        if not name.lower().endswith(SOURCE_EXT):
+            continue
+        s = scan_file(os.path.join(here, name))
+        if s is None:
+            continue
+        text, mask = s["text"], s["mask"]
+        includes = [m.group(1) for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', text, re.M)
+                    if mask[m.start() + m.group(0).index("#")] == "#"]
+        if any(resolve_local(here, i) == os.path.abspath(path) for i in includes):
+            found |= kernel_member_definitions(mask)
+    return found
 
 # A template parameter named as the rank of a C++ AMP type (whose rank parameter is an int).
 RANK_ARGUMENT = r"(?<!std::)(?<!std ::)\b(?:array_view|array|array_ref|texture)\s*<[^<>;]*,\s*%s\s*>|\b(?:index|extent)\s*<\s*%s\s*>"

@@ -1706,6 +1706,70 @@ class KernelsInPrivateMembers(PortTest):
         self.assertRunsAndCompilesWithNvcc(got)
 
 
+class KernelsInOutOfLineMembers(PortTest):
+    # aes128bcppamp: AES128AMP.h declares AMPEncrypt under private:, AES128AMP.cpp defines
+    # `void AES128AMP::AMPEncrypt(...)` launching a kernel. The header decides the access.
+    HEADER = ("#pragma once\n#include <amp.h>\n#include <vector>\nusing namespace concurrency;\n\n"
+              "class Cipher {\nprivate:\n\tstd::vector<accelerator> _accs;\n"
+              "\tunsigned int Id();\n"
+              "\tvoid Encrypt(unsigned int pu);\n"
+              "\tvoid Decrypt(unsigned int pu);\n"
+              "protected:\n\tvoid Fill(std::vector<int>& v) const;\n"
+              "public:\n\tvoid Run(unsigned int pu);\n};\n")
+    SOURCE = ("#include \"Cipher.h\"\n"
+              "unsigned int Cipher::Id() { return 0; }\n"
+              "void Cipher::Encrypt(unsigned int pu) {\n  array<unsigned, 1> d(16);\n"
+              "  parallel_for_each(_accs[pu].default_view, d.extent, [=, &d](index<1> i) restrict(amp) {\n"
+              "    d[i] ^= 1u;\n  });\n}\n"
+              "void Cipher::Fill(std::vector<int>& v) const {\n  array_view<int, 1> a(int(v.size()), v);\n"
+              "  parallel_for_each(a.extent, [=](index<1> i) restrict(amp) { a[i] = i[0]; });\n}\n"
+              "void Cipher::Decrypt(unsigned int pu) {\n  auto f = [](int x) { return x; };\n  f(int(pu));\n}\n"
+              "void Cipher::Run(unsigned int pu) { Encrypt(pu); Decrypt(pu); }\n")
+    PUBLIC = "public:  // amp2hipamp: nvcc launches kernels only from public member functions\n"
+
+    def ported_header(self, source, name="Cipher.cpp"):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "Cipher.h"), "w") as f:
+                f.write(self.HEADER)
+            with open(os.path.join(d, name), "w") as f:
+                f.write(source)
+            amp2hipamp._SCANS.clear()
+            got, report = amp2hipamp.port_text(os.path.join(d, "Cipher.h"), self.HEADER, True, False)
+            again = amp2hipamp.port_text(os.path.join(d, "Cipher.h"), got, True, False)[0]
+            amp2hipamp._SCANS.clear()
+            self.assertEqual(again, got, "not idempotent")
+            return got, report
+
+    def test_private_and_protected_members_defined_with_a_kernel_become_public(self):
+        got, report = self.ported_header(self.SOURCE)
+        self.assertIn("\tunsigned int Id();\n" + self.PUBLIC + "\tvoid Encrypt(unsigned int pu);\n"
+                      "private:\n\tvoid Decrypt(unsigned int pu);\nprotected:\n" + self.PUBLIC +
+                      "\tvoid Fill(std::vector<int>& v) const;\nprotected:\npublic:\n", got)
+        self.assertEqual(len([line for line in report if "made public" in line]), 2, report)
+
+    def test_the_source_already_ported_counts_too(self):
+        # The runner ports a program's files in place one by one: the source may be ported
+        # (HIPAMP_RESTRICT before the kernel's parameter list) when the header's turn comes.
+        source = amp2hipamp.port_text("Cipher.cpp", self.SOURCE, True, False)[0]
+        self.assertIn("HIPAMP_RESTRICT", source)
+        got, _ = self.ported_header(source)
+        self.assertIn(self.PUBLIC + "\tvoid Encrypt(unsigned int pu);\nprivate:\n", got)
+
+    def test_left_alone_without_such_a_source(self):
+        # A source that does not include the header, or defines no kernel in those members.
+        for source in (self.SOURCE.replace("#include \"Cipher.h\"\n", ""),
+                       self.SOURCE.replace("restrict(amp)", "")):
+            got, report = self.ported_header(source)
+            self.assertNotIn("amp2hipamp: nvcc launches", got)
+
+    def test_class_and_definitions_in_one_file(self):
+        text = self.HEADER.replace("#pragma once\n", "") + self.SOURCE.replace("#include \"Cipher.h\"\n", "")
+        got = port(text)[0]
+        self.assertIn(self.PUBLIC + "\tvoid Encrypt(unsigned int pu);\nprivate:\n", got)
+        self.assertEqual(got.count("amp2hipamp: nvcc launches"), 2)
+        self.assertIdempotent(got)
+
+
 class HarnessLambdas(PortTest):
     """The conformance suite's harness hands restrict(cpu, amp) lambdas to code that calls them
     on the host and inside its own kernel: EVALUATE_TEST_ON_CPU_AND_GPU builds a `[&]` one (nvcc
@@ -2608,6 +2672,126 @@ int main()
     return bad ? 1 : 0;
 }
 '''
+
+
+class NarrowingConstants(PortTest):
+    """A constant that does not fit its target's type in a braced initializer: MSVC warned
+    (C4838) and converted it; nvcc rejects it and no diag_suppress turns that off."""
+
+    # aes128bcppamp's Utils/ApplicationSettings.h: `ProcessingUnitSettings{ -1 }` marks
+    # invalid settings with an ImplementationId of 0xFFFFFFFF.
+    SETTINGS = ("#pragma once\n#include <vector>\n\nstruct ProcessingUnitSettings {\n"
+                "\tunsigned int ImplementationId;\n\tunsigned int ProcessingUnitId;\n"
+                "\tunsigned long MaxMemoryRecommended;//to be used by the memory Management Module\n"
+                "\tbool IsGPU;\n\tunsigned long MaxMemoryPerKernelExecution;\n\n"
+                "\tbool operator ==(const ProcessingUnitSettings &compWith) {\n"
+                "\t\treturn ImplementationId == compWith.ImplementationId &&\n"
+                "\t\t\tProcessingUnitId == compWith.ProcessingUnitId;\n\t}\n\n"
+                "\tstatic ProcessingUnitSettings Invalid() {\n"
+                "\t\treturn ProcessingUnitSettings{ -1 };\n\t}\n};\n")
+
+    def test_negative_constant_into_an_unsigned_member(self):
+        after = self.SETTINGS.replace("{ -1 }", "{ static_cast<unsigned int>(-1) }")
+        report = self.assertPorts(self.SETTINGS, after, {"msvc"})
+        self.assertIn("4294967295", report[0])
+        # The file shows no sign of C++ AMP: the rule reaches it as the other MSVC rules do.
+        got, _ = port(self.SETTINGS, only_amp=True)
+        self.assertEqual(got, after)
+
+    def test_other_targets_the_tool_can_see(self):
+        # Members of char and short types, a struct's array member and an array of structs,
+        # variables declared with an integral type, and constants written with operators.
+        before = ("struct Pixel { unsigned char r, g, b; short level; };\n"
+                  "struct Key { unsigned int words[4]; int rounds; };\n"
+                  "void Setup() {\n"
+                  "  Pixel white = { 255, 255, 256, 40000 };\n"
+                  "  Pixel marks[2] = { { -1, 0, 0, -5 }, { 1, 2, 3, 4 } };\n"
+                  "  Key k{ { 0x2b7e1516, -1, ~0, 7 }, -1 };\n"
+                  "  unsigned int mask{ -1 };\n"
+                  "  static const unsigned short table[] = { 1, -(1 << 4), 65535 };\n"
+                  "  std::uint8_t small = { 300 };\n"
+                  "}\n")
+        after = (before.replace("255, 256, 40000", "255, static_cast<unsigned char>(256), "
+                                "static_cast<short>(40000)")
+                 .replace("{ -1, 0, 0, -5 }", "{ static_cast<unsigned char>(-1), 0, 0, -5 }")
+                 .replace("-1, ~0, 7 }", "static_cast<unsigned int>(-1), static_cast<unsigned int>(~0), 7 }")
+                 .replace("mask{ -1 }", "mask{ static_cast<unsigned int>(-1) }")
+                 .replace("-(1 << 4)", "static_cast<unsigned short>(-(1 << 4))")
+                 .replace("{ 300 }", "{ static_cast<std::uint8_t>(300) }"))
+        report = self.assertPorts(before, after, {"msvc"})
+        self.assertEqual(len(report), 8, report)
+        self.assertTrue(any("(65520)" in line for line in report), report)  # -16 modulo 2^16
+
+    def test_left_alone_where_it_does_not_apply(self):
+        # Values that fit, values already cast, signed members, copy-initialization (no
+        # narrowing there), names and unsigned literals, function bodies, lambdas, array
+        # subscripts, a definition and a base clause, brace elision, designators and a struct
+        # with a constructor (its braces call the constructor).
+        unchanged = ("struct Settings { unsigned int id; int offset; unsigned long memory; };\n"
+                     "struct Holder { Settings s; unsigned int extra; };\n"
+                     "struct Built { Built(unsigned v) : v(v) {} unsigned v; };\n"
+                     "struct Derived : Settings { void Reset() { id = 0; } };\n"
+                     "class Hidden { unsigned int id; public: int n; };\n"
+                     "const int kInvalid = -1;\n"
+                     "Settings Make(int n) {\n"
+                     "  Settings a = { 4294967295u, -1, 0 };\n"
+                     "  Settings b{ static_cast<unsigned int>(-1), -2, (unsigned long)-1 };\n"
+                     "  Settings c{ kInvalid, n, -1u };\n"
+                     "  unsigned int copied = -1;\n"
+                     "  long double wide{ -1 };\n"
+                     "  unsigned int rows[2][2] = { -1, 1, 2, 3 };\n"
+                     "  int table[] = { -1, -2 };\n"
+                     "  unsigned int ids[3] = { 1, 2, 3 };\n"
+                     "  auto f = [] { return -1; };\n"
+                     "  if (n < 0) { return Settings{ 0, -1, 1 }; }\n"
+                     "  ids[-1 + 1] = table[0];\n"
+                     "  Holder h = { 1, 2, 3, -1 };\n"
+                     "  Built built{ 7 };\n"
+                     "  Hidden hidden{};\n"
+                     "  return { -1 };\n"
+                     "}\n")
+        self.assertPorts(unchanged, unchanged, set())
+
+    def test_a_struct_from_an_included_header(self):
+        # The struct is defined in a local header; the initializer is in the source that
+        # includes it (each file is ported on its own).
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "Settings.h"), "w") as f:
+                f.write("#pragma once\nstruct Settings { unsigned int id; bool gpu; };\n")
+            source = ("#include \"Settings.h\"\n"
+                      "Settings invalid() { Settings s = { -1, false }; return s; }\n")
+            for name, text in (("main.cpp", source), ("other.cpp", source.replace("Settings.h", "Missing.h"))):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            got, report = amp2hipamp.port_text(os.path.join(d, "main.cpp"), source, True, False)
+            self.assertIn("Settings s = { static_cast<unsigned int>(-1), false };", got)
+            # Without the header the tool cannot know the member's type: nothing changes.
+            got, _ = amp2hipamp.port_text(os.path.join(d, "other.cpp"),
+                                          source.replace("Settings.h", "Missing.h"), True, False)
+            self.assertIn("{ -1, false }", got)
+
+    @unittest.skipIf(NVCC is None, "no nvcc")
+    def test_nvcc_compiles_the_port_and_it_keeps_msvcs_values(self):
+        program = self.SETTINGS + ("#include <cstdio>\nstruct Pixel { unsigned char r, g; short s; };\n"
+                                   "int main() {\n  ProcessingUnitSettings s = ProcessingUnitSettings::Invalid();\n"
+                                   "  Pixel p = { 256, -1, 40000 };\n"
+                                   "  std::printf(\"%u %u %d %d %d\\n\", s.ImplementationId, s.ProcessingUnitId,\n"
+                                   "              p.r, p.g, p.s);\n  return 0;\n}\n")
+        got, _ = port(program.replace("#pragma once\n", ""))
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in (("before.cu", program.replace("#pragma once\n", "")), ("after.cu", got)):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            run = subprocess.run([NVCC, "-std=c++17", "-o", os.path.join(d, "t"),
+                                  os.path.join(d, "after.cu")], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            out = subprocess.run([os.path.join(d, "t")], capture_output=True, text=True).stdout
+            self.assertEqual(out, "4294967295 0 0 255 -25536\n")
+            # The test means something only if nvcc rejects the program as MSVC wrote it.
+            run = subprocess.run([NVCC, "-std=c++17", "-c", "-o", os.path.join(d, "b.o"),
+                                  os.path.join(d, "before.cu")], capture_output=True, text=True)
+            self.assertNotEqual(run.returncode, 0)
+            self.assertIn("invalid narrowing conversion", run.stdout + run.stderr)
 
 
 class MsvcTemplateNames(PortTest):
