@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include <hipamp/short_vector.hpp>
 
@@ -366,4 +367,76 @@ TEST_CASE("norm and unorm clamp every value and result", "[short_vector]") {
   CHECK(static_cast<float>(gx::unorm(std::nanf(""))) == 0.0f);
   CHECK(static_cast<float>(gx::norm(std::nanf(""))) == 0.0f);
   CHECK(static_cast<float>(gx::unorm()) == 0.0f);
+}
+
+// The scalar types' whole surface: their result types, layout and constant evaluation, then
+// every operator and constructor against a clamp of the float arithmetic.
+static_assert(sizeof(gx::unorm) == sizeof(float) && sizeof(gx::norm) == sizeof(float),
+              "norm and unorm are one float");
+static_assert(std::is_trivially_copyable<gx::unorm>::value &&
+                  std::is_standard_layout<gx::norm>::value,
+              "norm and unorm copy as their float");
+static_assert(
+    std::is_same<decltype(gx::unorm() + gx::unorm()), gx::unorm>::value &&
+        std::is_same<decltype(gx::norm() / gx::norm()), gx::norm>::value &&
+        std::is_same<decltype(-gx::norm()), gx::norm>::value &&
+        std::is_same<decltype(std::declval<gx::unorm&>() *= gx::unorm()), gx::unorm&>::value &&
+        std::is_same<decltype(std::declval<gx::norm&>()--), gx::norm>::value,
+    "arithmetic on norm and unorm keeps the type");
+static_assert(!std::is_convertible<float, gx::unorm>::value &&
+                  !std::is_convertible<int, gx::norm>::value &&
+                  std::is_convertible<gx::unorm, gx::norm>::value &&
+                  !std::is_convertible<gx::norm, gx::unorm>::value,
+              "construction from a number is explicit; only unorm -> norm is implicit");
+static_assert(static_cast<float>(gx::unorm(2.5f)) == 1.0f &&
+                  static_cast<float>(gx::norm(-7)) == -1.0f &&
+                  static_cast<float>(gx::unorm(0.25) + gx::unorm(0.5)) == 0.75f,
+              "norm and unorm are usable in constant expressions");
+
+TEST_CASE("norm and unorm: every operator and constructor", "[short_vector]") {
+  const auto values = hipamp_test::random_vector<float>(400, -3.f, 3.f);
+  auto clamp = [](float v, float lo, float hi) { return std::min(hi, std::max(lo, v)); };
+  auto u = [&](float v) { return clamp(v, 0, 1); };
+  auto n = [&](float v) { return clamp(v, -1, 1); };
+  for (std::size_t k = 0; k + 1 < values.size(); k += 2) {
+    const float a = values[k], b = values[k + 1];
+    const gx::unorm ua(a), ub(b);
+    const gx::norm na(a), nb(b);
+    CHECK(static_cast<float>(ua * ub) == u(u(a) * u(b)));
+    if (u(b) != 0.0f) CHECK(static_cast<float>(ua / ub) == u(u(a) / u(b)));
+    if (n(b) != 0.0f) CHECK(static_cast<float>(na / nb) == n(n(a) / n(b)));
+    CHECK(static_cast<float>(na + nb) == n(n(a) + n(b)));
+
+    gx::unorm cu = ua;
+    cu += ub;
+    CHECK(static_cast<float>(cu) == u(u(a) + u(b)));
+    cu -= ub;
+    CHECK(static_cast<float>(cu) == u(u(u(a) + u(b)) - u(b)));
+    gx::norm cn = na;
+    cn *= nb;
+    CHECK(static_cast<float>(cn) == n(a) * n(b));
+    if (n(b) != 0.0f) {
+      cn /= nb;
+      CHECK(static_cast<float>(cn) == n((n(a) * n(b)) / n(b)));
+    }
+
+    gx::norm post = na;
+    const gx::norm before_inc = post++;
+    CHECK(static_cast<float>(before_inc) == n(a));
+    CHECK(static_cast<float>(post) == n(n(a) + 1));
+    const gx::norm before_dec = post--;
+    CHECK(static_cast<float>(before_dec) == n(n(a) + 1));
+    CHECK(static_cast<float>(post) == n(n(n(a) + 1) - 1));
+    gx::unorm dec = ua;
+    CHECK(static_cast<float>(--dec) == u(u(a) - 1));
+    CHECK(static_cast<float>(dec--) == 0.0f);
+
+    const int whole = static_cast<int>(a);
+    CHECK(static_cast<float>(gx::unorm(whole)) == u(static_cast<float>(whole)));
+    CHECK(static_cast<float>(gx::norm(whole)) == n(static_cast<float>(whole)));
+    CHECK(static_cast<float>(gx::norm(static_cast<double>(a))) == n(a));
+  }
+  CHECK(static_cast<float>(gx::unorm(3u)) == 1.0f);
+  CHECK(static_cast<float>(gx::norm(0u)) == 0.0f);
+  CHECK(static_cast<float>(gx::norm()) == 0.0f);
 }

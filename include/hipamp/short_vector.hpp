@@ -32,90 +32,81 @@ HIPAMP_HOST_DEVICE constexpr float clamp_to(float value, float lo, float hi) noe
 
 }  // namespace detail
 
-// A float held in [0, 1]: every construction and every arithmetic result is clamped.
-class unorm {
+namespace detail {
+
+// C++ AMP's clamped floats, unorm ([0, 1]) and norm ([-1, 1]): the value, its constructors
+// from the arithmetic types, and the arithmetic, in one place. Every construction clamps, so
+// every arithmetic result does too (each makes a new Derived from a float). `Low` is the lower
+// bound; the upper one is 1 for both.
+template <class Derived, int Low>
+class clamped_float {
  public:
-  HIPAMP_HOST_DEVICE constexpr unorm() noexcept : value_(0.0f) {}
-  HIPAMP_HOST_DEVICE explicit constexpr unorm(float v) noexcept
-      : value_(detail::clamp_to(v, 0.0f, 1.0f)) {}
-  HIPAMP_HOST_DEVICE explicit constexpr unorm(double v) noexcept : unorm(static_cast<float>(v)) {}
-  HIPAMP_HOST_DEVICE explicit constexpr unorm(int v) noexcept : unorm(static_cast<float>(v)) {}
-  HIPAMP_HOST_DEVICE explicit constexpr unorm(unsigned int v) noexcept
-      : unorm(static_cast<float>(v)) {}
+  HIPAMP_HOST_DEVICE constexpr clamped_float() noexcept : value_(0.0f) {}
+  HIPAMP_HOST_DEVICE explicit constexpr clamped_float(float v) noexcept
+      : value_(clamp_to(v, static_cast<float>(Low), 1.0f)) {}
+  HIPAMP_HOST_DEVICE explicit constexpr clamped_float(double v) noexcept
+      : clamped_float(static_cast<float>(v)) {}
+  HIPAMP_HOST_DEVICE explicit constexpr clamped_float(int v) noexcept
+      : clamped_float(static_cast<float>(v)) {}
+  HIPAMP_HOST_DEVICE explicit constexpr clamped_float(unsigned int v) noexcept
+      : clamped_float(static_cast<float>(v)) {}
   HIPAMP_HOST_DEVICE constexpr operator float() const noexcept { return value_; }  // NOLINT
 
-#define HIPAMP_NORM_COMPOUND(op)                                                                \
-  HIPAMP_HOST_DEVICE constexpr unorm& operator op##=(const unorm& rhs) noexcept {               \
-    return *this = unorm(value_ op rhs.value_);                                                 \
-  }                                                                                             \
-  HIPAMP_HOST_DEVICE friend constexpr unorm operator op(unorm lhs, const unorm& rhs) noexcept { \
-    return lhs op## = rhs;                                                                      \
+#define HIPAMP_NORM_COMPOUND(op)                                                         \
+  HIPAMP_HOST_DEVICE constexpr Derived& operator op##=(const Derived& rhs) noexcept {    \
+    return self() = Derived(value_ op static_cast<float>(rhs));                          \
+  }                                                                                      \
+  HIPAMP_HOST_DEVICE friend constexpr Derived operator op(Derived lhs,                   \
+                                                          const Derived& rhs) noexcept { \
+    return lhs op## = rhs;                                                               \
   }
   HIPAMP_NORM_COMPOUND(+)
   HIPAMP_NORM_COMPOUND(-)
   HIPAMP_NORM_COMPOUND(*)
   HIPAMP_NORM_COMPOUND(/)
 #undef HIPAMP_NORM_COMPOUND
-  HIPAMP_HOST_DEVICE constexpr unorm& operator++() noexcept { return *this = unorm(value_ + 1); }
-  HIPAMP_HOST_DEVICE constexpr unorm& operator--() noexcept { return *this = unorm(value_ - 1); }
-  HIPAMP_HOST_DEVICE constexpr unorm operator++(int) noexcept {
-    const unorm old = *this;
+  HIPAMP_HOST_DEVICE constexpr Derived& operator++() noexcept {
+    return self() = Derived(value_ + 1);
+  }
+  HIPAMP_HOST_DEVICE constexpr Derived& operator--() noexcept {
+    return self() = Derived(value_ - 1);
+  }
+  HIPAMP_HOST_DEVICE constexpr Derived operator++(int) noexcept {
+    const Derived old = self();
     ++*this;
     return old;
   }
-  HIPAMP_HOST_DEVICE constexpr unorm operator--(int) noexcept {
-    const unorm old = *this;
+  HIPAMP_HOST_DEVICE constexpr Derived operator--(int) noexcept {
+    const Derived old = self();
     --*this;
     return old;
   }
 
  private:
+  HIPAMP_HOST_DEVICE constexpr Derived& self() noexcept { return static_cast<Derived&>(*this); }
+  HIPAMP_HOST_DEVICE constexpr const Derived& self() const noexcept {
+    return static_cast<const Derived&>(*this);
+  }
   float value_;
 };
 
-// A float held in [-1, 1]; every unorm is a norm.
-class norm {
+}  // namespace detail
+
+// A float held in [0, 1]: every construction and every arithmetic result is clamped.
+class unorm : public detail::clamped_float<unorm, 0> {
  public:
-  HIPAMP_HOST_DEVICE constexpr norm() noexcept : value_(0.0f) {}
-  HIPAMP_HOST_DEVICE explicit constexpr norm(float v) noexcept
-      : value_(detail::clamp_to(v, -1.0f, 1.0f)) {}
-  HIPAMP_HOST_DEVICE explicit constexpr norm(double v) noexcept : norm(static_cast<float>(v)) {}
-  HIPAMP_HOST_DEVICE explicit constexpr norm(int v) noexcept : norm(static_cast<float>(v)) {}
-  HIPAMP_HOST_DEVICE explicit constexpr norm(unsigned int v) noexcept
-      : norm(static_cast<float>(v)) {}
+  using clamped_float::clamped_float;
+};
+
+// A float held in [-1, 1]; every unorm is a norm.
+class norm : public detail::clamped_float<norm, -1> {
+ public:
+  using clamped_float::clamped_float;
   HIPAMP_HOST_DEVICE constexpr norm(const unorm& v) noexcept  // NOLINT: lossless, as in C++ AMP
-      : value_(static_cast<float>(v)) {}
-  HIPAMP_HOST_DEVICE constexpr operator float() const noexcept { return value_; }  // NOLINT
-
-  HIPAMP_HOST_DEVICE constexpr norm operator-() const noexcept { return norm(-value_); }
-
-#define HIPAMP_NORM_COMPOUND(op)                                                             \
-  HIPAMP_HOST_DEVICE constexpr norm& operator op##=(const norm& rhs) noexcept {              \
-    return *this = norm(value_ op rhs.value_);                                               \
-  }                                                                                          \
-  HIPAMP_HOST_DEVICE friend constexpr norm operator op(norm lhs, const norm& rhs) noexcept { \
-    return lhs op## = rhs;                                                                   \
+      : clamped_float(static_cast<float>(v)) {}
+  HIPAMP_HOST_DEVICE constexpr norm operator-() const noexcept {
+    return norm(-static_cast<float>(*this));
   }
-  HIPAMP_NORM_COMPOUND(+)
-  HIPAMP_NORM_COMPOUND(-)
-  HIPAMP_NORM_COMPOUND(*)
-  HIPAMP_NORM_COMPOUND(/)
-#undef HIPAMP_NORM_COMPOUND
-  HIPAMP_HOST_DEVICE constexpr norm& operator++() noexcept { return *this = norm(value_ + 1); }
-  HIPAMP_HOST_DEVICE constexpr norm& operator--() noexcept { return *this = norm(value_ - 1); }
-  HIPAMP_HOST_DEVICE constexpr norm operator++(int) noexcept {
-    const norm old = *this;
-    ++*this;
-    return old;
-  }
-  HIPAMP_HOST_DEVICE constexpr norm operator--(int) noexcept {
-    const norm old = *this;
-    --*this;
-    return old;
-  }
-
- private:
-  float value_;
 };
 
 namespace detail {
