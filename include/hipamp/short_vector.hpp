@@ -45,11 +45,11 @@ class clamped_float {
   HIPAMP_HOST_DEVICE explicit constexpr clamped_float(float v) noexcept
       : value_(clamp_to(v, static_cast<float>(Low), 1.0f)) {}
   HIPAMP_HOST_DEVICE explicit constexpr clamped_float(double v) noexcept
-      : clamped_float(static_cast<float>(v)) {}
+      : value_(clamp_to(static_cast<float>(v), static_cast<float>(Low), 1.0f)) {}
   HIPAMP_HOST_DEVICE explicit constexpr clamped_float(int v) noexcept
-      : clamped_float(static_cast<float>(v)) {}
+      : value_(clamp_to(static_cast<float>(v), static_cast<float>(Low), 1.0f)) {}
   HIPAMP_HOST_DEVICE explicit constexpr clamped_float(unsigned int v) noexcept
-      : clamped_float(static_cast<float>(v)) {}
+      : value_(clamp_to(static_cast<float>(v), static_cast<float>(Low), 1.0f)) {}
   HIPAMP_HOST_DEVICE constexpr operator float() const noexcept { return value_; }  // NOLINT
 
 #define HIPAMP_NORM_COMPOUND(op)                                                         \
@@ -105,7 +105,8 @@ class norm : public detail::clamped_float<norm, -1> {
   HIPAMP_HOST_DEVICE constexpr norm(const unorm& v) noexcept  // NOLINT: lossless, as in C++ AMP
       : clamped_float(static_cast<float>(v)) {}
   HIPAMP_HOST_DEVICE constexpr norm operator-() const noexcept {
-    return norm(-static_cast<float>(*this));
+    // Not `return {...}`: the float constructor is explicit.
+    return norm(-static_cast<float>(*this));  // NOLINT(modernize-return-braced-init-list)
   }
 };
 
