@@ -95,8 +95,7 @@ int main() {
   const auto t0 = std::chrono::steady_clock::now();
   serial_work(10000000);
   const double ns_per_iteration =
-      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
-      1e7;
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / 1e7;
   std::printf("threads %d, serial work %.3f ns per iteration\n", omp_get_max_threads(),
               ns_per_iteration);
   for (int round = 0; round < 2; ++round) {
