@@ -58,6 +58,19 @@ configure() {
     -G Ninja -DCMAKE_BUILD_TYPE=Release -DHIPAMP_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90
 }
 
+# The built suite run plain and with the emulated discrete device as default, each cut off at
+# LIMIT seconds; prints both verdicts and the first FAILED_LINES lines of any failure.
+suite_twice() {  # suite_twice LIMIT FAILED_LINES
+  local T="$BUILD/tests/hipamp_tests"
+  step "tests" "$1" "$LOGS/tests.log" "$T"
+  step "tests, emulated discrete device default" "$1" "$LOGS/tests_emulated.log" \
+    env HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated "$T"
+  for f in tests tests_emulated; do
+    echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
+  done
+  grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -"$2"
+}
+
 if [ "$phase" = "build" ]; then
   configure || exit 1
   targets=()
@@ -103,14 +116,7 @@ elif [ "$phase" = "suite" ]; then
   for t in ${TARGETS:-}; do targets+=(--target "$t"); done
   step build "${BUILD_LIMIT:-400}" "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" -- -k 0 ||
     { grep -E "error|FAILED" "$LOGS/build.log" | head -30; exit 1; }
-  T="$BUILD/tests/hipamp_tests"
-  step "tests" 100 "$LOGS/tests.log" "$T"
-  step "tests, emulated discrete device default" 100 "$LOGS/tests_emulated.log" \
-    env HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated "$T"
-  for f in tests tests_emulated; do
-    echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
-  done
-  grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
+  suite_twice 100 60
 elif [ "$phase" = "release-build-test" ]; then
   # One call: the full Release CUDA build timed (issue 17's goal: <= 4 min on 16 cores), the
   # per-unit wall times from ninja's log, the suite plain and with the emulated discrete device
@@ -142,17 +148,10 @@ for s, t in rows[:40]:
     print("%7.1f  %s" % (s, t))
 PY
   head -15 "$LOGS/unit_times.txt"
-  T="$BUILD/tests/hipamp_tests"
-  step "tests" 120 "$LOGS/tests.log" "$T"
-  step "tests, emulated discrete device default" 120 "$LOGS/tests_emulated.log" \
-    env HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated "$T"
+  suite_twice 120 60
   (cd "$BUILD" && step "ctest (other tests)" 100 "$LOGS/ctest.log" \
     env HIPAMP_CONSUMER_EXPECT_GPU=1 ctest -E "^hipamp_tests" --output-on-failure -j 4)
-  for f in tests tests_emulated; do
-    echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
-  done
   grep -hE "tests passed|Failed|\*\*\*" "$LOGS/ctest.log" | head -20
-  grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -60
 elif [ "$phase" = "multi-gpu" ]; then
   {
     nvidia-smi --query-gpu=index,name,driver_version,memory.total,pci.bus_id --format=csv,noheader
@@ -231,14 +230,7 @@ elif [ "$phase" = "tests-then-bench" ] || [ "$phase" = "sweep" ]; then
     fi
   else
     step build 300 "$LOGS/build.log" cmake --build "$BUILD" -j "$(nproc)" -- -k 0
-    T="$BUILD/tests/hipamp_tests"
-    step "tests" 150 "$LOGS/tests.log" "$T"
-    step "tests, emulated discrete device default" 150 "$LOGS/tests_emulated.log" \
-      env HIPAMP_EMULATE_DISCRETE_DEVICE=1 HIPAMP_DEFAULT_ACCELERATOR=emulated "$T"
-    for f in tests tests_emulated; do
-      echo "$f: $(grep -hE '^(All tests passed|test cases:)' "$LOGS/$f.log" | tail -1)"
-    done
-    grep -h -B3 -A12 "FAILED:" "$LOGS"/tests*.log | head -40
+    suite_twice 150 40
   fi
   # BENCHES: entries name[:filter[:limit_seconds]]
   for entry in ${BENCHES:-bench_gemm:gpu bench_reduce:gpu}; do
