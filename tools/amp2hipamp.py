@@ -2378,19 +2378,26 @@ class Port:
             labels_in_head = list(re.finditer(r"\b(?:public|private|protected)\s*:(?!:)", head))
             first = head_start + (labels_in_head[-1].end() if labels_in_head else 0)
             first += len(mask[first:brace]) - len(mask[first:brace].lstrip())
-            line_start = mask.rfind("\n", 0, first) + 1
-            insert_at, text = (line_start, "") if not mask[line_start:first].strip() else (first, "\n")
             close = match_forward(mask, brace)
             if close is None:
                 continue
-            self.edit(insert_at, insert_at, text + "public:  // amp2hipamp: nvcc launches kernels only "
-                      "from public member functions\n", "capture",
-                      "%s member function holding a kernel made public (nvcc rejects an extended "
-                      "lambda in a %s member)" % (access, access))
             after = close + 1
             while mask[after:after + 1] == ";":
                 after += 1  # `void f() { ... };`
-            self.edit(after, after, "\n%s:" % access, "capture", None)
+            self.make_member_public(first, after, access,
+                                    "%s member function holding a kernel made public (nvcc "
+                                    "rejects an extended lambda in a %s member)" % (access, access))
+
+    def make_member_public(self, first, after, access, why):
+        """`public:` before the member starting at first (on a line of its own where the member
+        starts one) and its old access label `access:` at after, so the rest of the class keeps
+        its access: nvcc launches kernels only from public member functions."""
+        mask = self.src.mask
+        line_start = mask.rfind("\n", 0, first) + 1
+        insert_at, text = (line_start, "") if not mask[line_start:first].strip() else (first, "\n")
+        self.edit(insert_at, insert_at, text + "public:  // amp2hipamp: nvcc launches kernels only "
+                  "from public member functions\n", "capture", why)
+        self.edit(after, after, "\n%s:" % access, "capture", None)
 
     def port_out_of_line_kernel_members(self):
         """port_kernel_member_access for a member function defined outside its class
@@ -2447,15 +2454,11 @@ class Port:
                         wanted |= out_of_line_kernel_members(self.path)
                 if (c.group(1), d.group(1)) not in wanted:
                     continue
-                first = start + len(decl) - len(decl.lstrip())
-                line_start = mask.rfind("\n", 0, first) + 1
-                insert_at, text = (line_start, "") if not mask[line_start:first].strip() else (first, "\n")
-                self.edit(insert_at, insert_at, text + "public:  // amp2hipamp: nvcc launches kernels "
-                          "only from public member functions\n", "capture",
-                          "%s member function %s::%s, whose definition out of its class holds a "
-                          "kernel, made public (nvcc rejects an extended lambda in a %s member)"
-                          % (access, c.group(1), d.group(1), access))
-                self.edit(i + 1, i + 1, "\n%s:" % access, "capture", None)
+                self.make_member_public(
+                    start + len(decl) - len(decl.lstrip()), i + 1, access,
+                    "%s member function %s::%s, whose definition out of its class holds a kernel, "
+                    "made public (nvcc rejects an extended lambda in a %s member)"
+                    % (access, c.group(1), d.group(1), access))
 
     def check_divergent_barriers(self):
         """`if (t.local[0] % 2 == 0) { ... t.barrier.wait(); }`: a tile barrier under control
