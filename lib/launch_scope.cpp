@@ -91,7 +91,7 @@ void* launch_scope::bind_place(data_source* source, const view_place& place, boo
   ask_marker();
   // The steady state of a loop of launches needs only the span (the host-sole mark on the CPU
   // devices, the kernel ticket on the others); the footprint is built for the slow path alone.
-  void* base = over_host_ ? source->acquire_host_sole(write)
+  void* base = over_host_ ? source->acquire_host_sole()
                           : source->acquire_for_kernel_ticketed(queue_, span, write, marker_);
   if (base == nullptr) {
     const footprint fp = place.where();

@@ -585,7 +585,7 @@ class array_view {
 #if !HIPAMP_DEVICE_COMPILE
     if (bound_) return;
     if (detail::launch_scope* scope = detail::launch_scope::current()) {
-      if (void* host = scope->bind_host_sole(src_.get(), !read_only, from, from_bytes, from_owns)) {
+      if (void* host = scope->bind_host_sole(src_.get(), from, from_bytes, from_owns)) {
         data_ = reinterpret_cast<T*>(static_cast<char*>(host)) + offset_;
         bound_ = true;
         return;

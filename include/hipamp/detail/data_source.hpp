@@ -316,9 +316,16 @@ class alignas(64) data_source {
   // state next, as if it had taken the lock first (issue 19: the mutex, the footprint and four
   // calls per view per launch on the CPU device; with the ready event launch_simple no longer
   // makes, a 2-view launch's serial part went from 0.50 to 0.27 us on the 16-core GPU host).
-  void* acquire_host_sole(bool write) noexcept {
+  // A write moves no host epoch here: host views re-check when the host's claim on bytes
+  // changes (another copy gains them, or the host loses them), and on a host-sole source a CPU
+  // kernel's write changes neither (no replica exists to gain or lose anything; the bytes are
+  // written where host views already find them). The epoch never ordered a kernel's data for
+  // another thread either: it moved at bind, before the kernel ran. It was the launch's one
+  // locked instruction before the fork, and a locked instruction waits for every store before
+  // it, here the bound kernel's copy into lines the previous launch's threads had read (issue
+  // 19: scripts/probes/launch_phases.cpp, binding two views 0.15-0.2 us on the 16-core host).
+  void* acquire_host_sole() const noexcept {
     if (!host_sole_.load(std::memory_order_acquire)) return nullptr;
-    if (write) host_epoch_.fetch_add(1, std::memory_order_acq_rel);
     return host_;
   }
   // The host base address if host memory exists, else null (no synchronisation).

@@ -130,17 +130,17 @@ class launch_scope {
   // The cheapest bind of all, inline in the view copy constructor before any of the above: on
   // a device that works in host memory (the CPU and reference devices), a view copied from one
   // the scope holds (hold: its reference keeps the source alive for the launch, so the scope
-  // takes none) whose source is host-sole binds to the host address with one load (and, for a
-  // write, the epoch's increment), as bind_place would. Nothing is recorded: on such a device
+  // takes none) whose source is host-sole binds to the host address with one load, as
+  // bind_place would. Nothing is recorded: on such a device
   // complete() has nothing to note and the destructor nothing to release for a kept binding,
   // and a second copy of the same view takes this path again. Null: take the others. (Issue 19,
   // session 16: a 2-view launch went from about 1414 to 1123 instructions on one thread,
   // callgrind; on the 16-core GPU host the launching thread's serial part costs about twice
   // what it does alone, so saxpy 2^16 went from 0.82-0.85 to 0.85-0.88 of the OpenMP loop.)
-  void* bind_host_sole(data_source* source, bool write, const void* from, std::size_t from_bytes,
+  void* bind_host_sole(const data_source* source, const void* from, std::size_t from_bytes,
                        bool from_owns) const noexcept {
     if (!over_host_ || !from_owns || !holds(from, from_bytes)) return nullptr;
-    return source->acquire_host_sole(write);
+    return source->acquire_host_sole();
   }
   void* bind_place(data_source* source, const view_place& place, bool write, bool kept);
 
