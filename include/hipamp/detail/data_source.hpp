@@ -321,9 +321,9 @@ class alignas(64) data_source {
   // kernel's write changes neither (no replica exists to gain or lose anything; the bytes are
   // written where host views already find them). The epoch never ordered a kernel's data for
   // another thread either: it moved at bind, before the kernel ran. It was the launch's one
-  // locked instruction before the fork, and a locked instruction waits for every store before
-  // it, here the bound kernel's copy into lines the previous launch's threads had read (issue
-  // 19: scripts/probes/launch_phases.cpp, binding two views 0.15-0.2 us on the 16-core host).
+  // locked instruction before the fork (issue 19, session 22, scripts/probes/launch_phases.cpp:
+  // binding two views went from 0.15 to 0.04 us on the 16-core host, but the launch as a whole
+  // moved inside the noise: what it waited for is waited for at the fork instead).
   void* acquire_host_sole() const noexcept {
     if (!host_sole_.load(std::memory_order_acquire)) return nullptr;
     return host_;
