@@ -74,6 +74,12 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
              -> static_cast<unsigned int>(-1), the value MSVC stored (nvcc rejects the
              narrowing), only where the tool sees the type: an aggregate defined in the file or
              a local header it includes, or a variable of an integral type (every file)
+  posix      a class of the program's own at global scope named like a function that glibc's
+             C headers declare there and MSVC's do not (random, srandom, drand48, index, rindex,
+             bzero, ...; symbolic-amp's std::mt19937 wrapper `class random`): the function hides
+             the class in g++, so its type uses (`random* rnd`, `make_unique<random>()`,
+             `new random(7)`) -> `class random ...`, an elaborated type specifier (every file of
+             the program); a temporary `random()` is reported
   wcout      std::wcout -> amp2hipamp_wout, a helper defined once in the file that narrows wide
              text and writes through std::cout: on glibc, wide and narrow output to one stdout
              lose the narrow part
@@ -113,7 +119,7 @@ What it rewrites (each change is reported as FILE:LINE: [rule] ...):
 
 Files that show no sign of C++ AMP (no AMP header, no concurrency:: name or using-directive, no
 restrict(...), no array_view/tiled_index/parallel_for_each/tile_static/.default_view) get only
-the windows and main rules, the template rules and std::exception("message"). Sources may be UTF-8 (with or without BOM), UTF-16 with a BOM, or
+the windows and main rules, the template rules, std::exception("message") and the posix rule. Sources may be UTF-8 (with or without BOM), UTF-16 with a BOM, or
 cp1252; each is written back in its own encoding.
 
 What it reports but leaves alone (FILE:LINE: warning [rule] ...): restrict inside a macro that
@@ -132,6 +138,11 @@ import re
 import sys
 
 AMP_HEADERS = ("amp.h", "amp_math.h", "amp_graphics.h", "amp_short_vectors.h")
+# Functions glibc's C headers declare at global scope (g++ defines _GNU_SOURCE) and MSVC's do
+# not: a program's own class of that name is hidden by them (the posix rule).
+POSIX_FUNCTION_NAMES = ("random", "srandom", "initstate", "setstate", "drand48", "erand48",
+                        "lrand48", "nrand48", "mrand48", "jrand48", "srand48", "seed48",
+                        "index", "rindex", "bcmp", "bcopy", "bzero", "ffs")
 HIPAMP_INCLUDE = "#include <hipamp/amp.h>"
 # Ahead of a port's first #include (the robust rule): Direct3D's out-of-range rules.
 ROBUST_DEFINE = ("#ifndef HIPAMP_ROBUST_ACCESS  // amp2hipamp: Direct3D's rules for out-of-range\n"
@@ -504,6 +515,7 @@ class Port:
             # MSVC's std::exception("message") is no more C++ AMP's than its template parsing:
             # a program's settings or CPU-reference files throw it too (aes128bcppamp).
             self.port_exception_message()
+            self.port_posix_class_names()
             self.port_comparison_references()
             self.port_const_written_through_cast()
             self.port_narrowing_constants()
@@ -530,6 +542,7 @@ class Port:
         self.port_view_references()
         self.port_mixed_min_max()
         self.port_exception_message()
+        self.port_posix_class_names()
         self.port_comparison_references()
         self.port_const_written_through_cast()
         self.port_narrowing_constants()
@@ -1598,6 +1611,54 @@ class Port:
             self.edit(m.start(), m.end(), "", "msvc",
                       "__declspec(%s) dropped (a Windows DLL's linkage; the port links the "
                       "library's sources into the program)" % m.group(1))
+
+    # ---- a class named like a glibc function ----------------------------------------------
+    def port_posix_class_names(self):
+        """A class of the program's own at global scope named like a function that glibc's C
+        headers declare there and MSVC's do not (symbolic-amp's `class random`, a wrapper of
+        std::mt19937, beside glibc's `long random(void)` from <stdlib.h>): in g++ the function
+        hides the class, so `make_unique<random>()` and `random* rnd` fail to compile. An
+        elaborated type specifier finds the class all the same: those uses become `class
+        random`. Uses inside the class's own body (its injected name) and before `::` are
+        left alone; `new random(...)` takes it too; an expression naming the class
+        (`random()`, a temporary) cannot be written that way and is reported."""
+        mask = self.src.mask
+        scans = [scan_namespace_scope(mask, self.src)]
+        if self.path not in ("-", ""):
+            scans += [scan_file(p) for p in sorted(self.transitive_includes())]
+            scans += [scan_file(p) for p in self.sibling_headers()]
+        keywords = {}
+        for s in scans:
+            for e in (s["entities"] if s else []):
+                if e["kind"] == "class" and not e["path"] and not e["template"] and \
+                        e["name"] in POSIX_FUNCTION_NAMES:
+                    keywords.setdefault(e["name"], e["keyword"])
+        if not keywords:
+            return
+        own_bodies = [e["body"] for e in scans[0]["entities"]
+                      if e["kind"] == "class" and e["name"] in keywords and e["body"]]
+        for m in re.finditer(r"(?<![\w:.~])(?<!->)\b(%s)\b" % "|".join(sorted(keywords)), mask):
+            if self.src.in_directive(m.start()) or \
+                    any(lo < m.start() < hi for lo, hi in own_bodies):
+                continue
+            if re.search(r"\b(?:class|struct|union|enum|operator)\s*$", mask[:m.start()]):
+                continue  # already elaborated, or the class's own declaration
+            after = mask[m.end():m.end() + 40].lstrip()
+            name = m.group(1)
+            if after.startswith("::") or after.startswith("{"):
+                continue
+            if after.startswith("(") and not re.search(r"\bnew\s*$", mask[:m.start()]):
+                self.warn(m.start(), "posix", "%s(...) constructs the program's %s %s, which "
+                          "glibc's function ::%s hides: g++ calls the function; name the class "
+                          "through a typedef (`typedef %s %s %s_type;`) or rename it" % (
+                              name, keywords[name], name, name, keywords[name], name, name))
+                continue
+            if not re.match(r"(?:[*&>(]|const\b|volatile\b|[A-Za-z_])", after):
+                continue
+            self.edit(m.start(), m.start(), keywords[name] + " ", "posix",
+                      "%s -> %s %s (glibc's C headers declare a function ::%s, which hides "
+                      "the program's own %s in g++; MSVC's declare none)" % (
+                          name, keywords[name], name, name, keywords[name]))
 
     def port_exception_message(self):
         mask = self.src.mask

@@ -2869,6 +2869,86 @@ class MsvcTemplateNames(PortTest):
                 self.assertEqual(amp2hipamp.main(["--check", os.path.join(d, "Use.h")]), 0)
 
 
+class PosixClassNames(PortTest):
+    """A program's own class named like a glibc function (symbolic-amp's `class random`, a
+    std::mt19937 wrapper handed around as random* to the code that grows expression trees):
+    glibc's <stdlib.h> declares `long random(void)`, which hides the class in g++."""
+
+    WRAPPER = ("class random\n{\npublic:\n    random() : twister_(1234) {}\n"
+               "    explicit random(unsigned s) : twister_(s) {}\n"
+               "    double next_double() { return std::uniform_real_distribution<double>(0, 1)(twister_); }\n"
+               "    random* self() { return this; }\nprivate:\n    std::mt19937 twister_;\n};\n")
+
+    def program(self):
+        return ("#include <amp.h>\n#include <cstdio>\n#include <cstdlib>\n#include <memory>\n"
+                "#include <random>\n#include <vector>\nusing namespace concurrency;\n\n" + self.WRAPPER +
+                "\nstatic double weight_of(random* rnd) { return rnd->next_double(); }\n"
+                "static double draw(random &rnd) { return rnd.next_double(); }\n\n"
+                "int main()\n{\n    auto rnd = std::make_unique<random>();\n"
+                "    std::unique_ptr<random> other(new random(7));\n"
+                "    const random& same = *rnd->self();\n    (void)same;\n"
+                "    std::vector<double> x(64), y(64);\n"
+                "    for (auto& v : x) v = draw(*rnd);\n"
+                "    const double w = weight_of(other.get());\n"
+                "    array_view<const double, 1> xs(64, x);\n    array_view<double, 1> ys(64, y);\n"
+                "    ys.discard_data();\n"
+                "    parallel_for_each(ys.extent, [=](index<1> i) restrict(amp) { ys[i] = xs[i] * w; });\n"
+                "    ys.synchronize();\n"
+                "    std::mt19937 a(1234), b(7);\n    std::uniform_real_distribution<double> u(0, 1);\n"
+                "    const double rw = u(b);\n    int bad = 0;\n"
+                "    for (int i = 0; i < 64; ++i) bad += y[i] != u(a) * rw;\n"
+                "    std::printf(bad ? \"FAILED\\n\" : \"PASSED\\n\");\n    return bad;\n}\n")
+
+    def test_type_uses_get_an_elaborated_specifier(self):
+        got, report = port(self.program())
+        for use in ("static double weight_of(class random* rnd)",
+                    "static double draw(class random &rnd)",
+                    "auto rnd = std::make_unique<class random>();",
+                    "std::unique_ptr<class random> other(new class random(7));",
+                    "const class random& same"):
+            self.assertIn(use, got)
+        self.assertIn(self.WRAPPER, got)  # the class itself, its constructors and random*
+        self.assertEqual(sum("[posix]" in line for line in report), 6, report)
+        self.assertIdempotent(got)
+        # glibc's random() itself, in a program without such a class, is left alone
+        text = "#include <amp.h>\n#include <cstdlib>\nlong f() { srandom(1); return random(); }\n"
+        self.assertEqual(port(text)[0].split("\n", 1)[1], text.split("\n", 1)[1])
+
+    def test_the_port_runs(self):
+        out = compile_ported(self, port(self.program(), only_amp=True)[0], run=True)
+        self.assertIn("PASSED", out)
+
+    def test_a_temporary_of_the_class_is_reported(self):
+        text = "#include <random>\n" + self.WRAPPER + "double f() { return random().next_double(); }\n"
+        self.assertTrue(any("[posix]" in w and "typedef class random random_type;" in w
+                            for w in self.warnings(text)), self.warnings(text))
+
+    def test_headers_of_the_program_that_show_no_sign_of_amp(self):
+        """The class in one header, random* in another that includes neither it nor <amp.h>
+        (symbolic-amp's node.h and util.h): every file of the program gets the rule."""
+        with tempfile.TemporaryDirectory() as d:
+            files = {"random.h": "#pragma once\n#include <random>\n" + self.WRAPPER,
+                     "node.h": "#pragma once\nclass node { public: static node* Random(random* rnd, int depth); };\n",
+                     "node.cpp": "#include \"node.h\"\n#include \"random.h\"\n"
+                                 "node* node::Random(random *rnd, int depth) { return nullptr; }\n"}
+            for n, t in files.items():
+                with open(os.path.join(d, n), "w") as f:
+                    f.write(t)
+            amp2hipamp._SCANS.clear()
+            with redirect_stdout(io.StringIO()):
+                amp2hipamp.main(["-i"] + [os.path.join(d, n) for n in files])
+            ported = {}
+            for n in files:
+                with open(os.path.join(d, n)) as f:
+                    ported[n] = f.read()
+            self.assertIn("static node* Random(class random* rnd, int depth);", ported["node.h"])
+            self.assertIn("node* node::Random(class random *rnd, int depth)", ported["node.cpp"])
+            self.assertEqual(ported["random.h"], files["random.h"])
+            amp2hipamp._SCANS.clear()
+            with redirect_stdout(io.StringIO()):
+                self.assertEqual(amp2hipamp.main(["--check"] + [os.path.join(d, n) for n in files]), 0)
+
+
 class AmpBlasIdioms(PortTest):
     """What ampblas (Microsoft's C++ AMP BLAS) needs beyond the rules above."""
 
