@@ -243,18 +243,9 @@ def expand_call(text, mask, m, own):
     close = match_forward(mask, open_at)
     if close is None:
         return None, None
-    cuts, depth = [open_at], 0
-    for i in range(open_at + 1, close):
-        c = mask[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            cuts.append(i)
-    cuts.append(close)
-    args = [text[a + 1:b] for a, b in zip(cuts, cuts[1:])]
-    masks = [mask[a + 1:b] for a, b in zip(cuts, cuts[1:])]
+    spans = split_with_offsets(mask[open_at + 1:close], ",", base=open_at + 1)
+    args = [text[a:b] for a, b in spans]
+    masks = [mask[a:b] for a, b in spans]
     count, _, build = CALL_RULES[name]
     if len(args) != count or any(not a.strip() for a in args):
         return None, None
